@@ -1,0 +1,71 @@
+"""The short exception tree of harness_lib.
+
+    HarnessError            anything the harness itself reports
+    ├── ApiError            the model's API refused the request (HTTP status, provider text)
+    │   └── ModelTimeout    no answer within the time allowed for one model call
+    └── MissingKey          a real model was asked for, but no API key is set
+
+Tools never raise into the loop: their failures are observations (strings).
+Each error carries `explication`, a short French text for learners.
+
+>>> err = ApiError(400, "Invalid value for 'content': expected a string, got null.",
+...                explication="Un message assistant sans tool_calls doit avoir un texte.")
+>>> err.status, str(err)
+(400, "HTTP 400 : Invalid value for 'content': expected a string, got null.")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class HarnessError(Exception):
+    """Base class: `explication` is the French sentence shown to learners."""
+
+    def __init__(self, message: str, *, explication: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.explication = explication or message
+
+
+class ApiError(HarnessError):
+    """An HTTP error from the model's API, or a request the API would refuse.
+
+    `status` is the HTTP status (None when no answer came: network down, timeout),
+    `body` the provider's JSON body when there was one, `retry_after` the seconds
+    the provider asked us to wait (429/503), when it said so.
+    """
+
+    def __init__(
+        self,
+        status: int | None,
+        message: str,
+        *,
+        explication: str = "",
+        body: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, explication=explication)
+        self.status = status
+        self.body = body or {}
+        self.retry_after = retry_after
+
+    def __str__(self) -> str:
+        prefix = f"HTTP {self.status}" if self.status is not None else "Pas de réponse"
+        return f"{prefix} : {self.message}"
+
+
+class ModelTimeout(ApiError):
+    """The model did not answer within `timeout` seconds."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(
+            None,
+            f"no response within {timeout:g} s",
+            explication=f"Le modèle n'a pas répondu en {timeout:g} s : l'appel est abandonné.",
+        )
+        self.timeout = timeout
+
+
+class MissingKey(HarnessError):
+    """A real model needs OPENROUTER_API_KEY (or an explicit key)."""

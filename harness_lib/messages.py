@@ -1,0 +1,3 @@
+"""CONTRACT placeholder: being written."""
+from typing import Any
+Message = dict[str, Any]

@@ -1,0 +1,102 @@
+"""What happened during a run, event by event: the material of the diagrams.
+
+Each `Event` is one arrow of the sequence diagram (who talks to whom), plus
+what it added to `messages[]` and the context ledger right after it (tokens per
+role). A `Trace` is the list of events; it saves to JSON lines and loads back,
+so a real run can be replayed offline (see `ReplayModel`).
+
+>>> t = Trace(tools_tokens=150)
+>>> t.add(Event("task", 0, "Lis README.md", message={"role": "user", "content": "Lis README.md"}))
+>>> [e.kind for e in t.events], t.messages_at(0)
+(['task'], [{'role': 'user', 'content': 'Lis README.md'}])
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .messages import Message
+
+EventKind = Literal[
+    "task",  # Personne -> Harness: the mission (adds the user message)
+    "request",  # Harness -> Modèle: messages[] + tool definitions are sent
+    "reply",  # Modèle -> Harness: an assistant message (tool calls or final text)
+    "permission",  # Harness -> Harness: policy check of one tool call
+    "tool_call",  # Harness -> Outil: the harness runs the tool
+    "tool_result",  # Outil -> Harness: the observation (adds the tool message)
+    "answer",  # Harness -> Personne: the final answer
+    "stop",  # Harness -> Personne: the run stops for another reason
+]
+
+KINDS: tuple[str, ...] = EventKind.__args__  # type: ignore[attr-defined]
+
+
+@dataclass
+class Event:
+    """One step of a run.
+
+    kind     which arrow (see EventKind)
+    turn     the model call this step belongs to (0 before the first call)
+    text     a one-line French summary, used as the arrow's label
+    message  the message this step appended to messages[], if any
+    data     details by kind: `request` the request body sent (never the key),
+             `reply` usage/finish_reason, `permission` verdict/reason,
+             `tool_call`/`tool_result` tool name and call id, `stop` reason
+    ledger   tokens per role in messages[] (plus "tools") after this step
+    """
+
+    kind: EventKind
+    turn: int
+    text: str
+    message: Message | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    ledger: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"type d'événement inconnu : {self.kind!r} (attendu : {KINDS})")
+
+
+@dataclass
+class Trace:
+    """The events of one run, in order, with the starting context.
+
+    `system` is the system message the run started from (None if none) and
+    `tools_tokens` the estimated size of the tool definitions sent with each call.
+    """
+
+    events: list[Event] = field(default_factory=list)
+    system: Message | None = None
+    tools_tokens: int = 0
+    tools: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+
+    def messages_at(self, k: int) -> list[Message]:
+        """messages[] as it stands after event k: what the model would get if called now."""
+        start = [self.system] if self.system else []
+        return start + [e.message for e in self.events[: k + 1] if e.message is not None]
+
+    @property
+    def messages(self) -> list[Message]:
+        return self.messages_at(len(self.events) - 1)
+
+    def save(self, path: str | Path) -> None:
+        """One JSON object per line: a header, then one line per event."""
+        header = {"system": self.system, "tools_tokens": self.tools_tokens, "tools": self.tools}
+        lines = [json.dumps(header, ensure_ascii=False)]
+        lines += [json.dumps(asdict(e), ensure_ascii=False) for e in self.events]
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Trace:
+        header, *rest = Path(path).read_text(encoding="utf-8").splitlines()
+        trace = cls(**json.loads(header))
+        for line in rest:
+            if line.strip():
+                trace.add(Event(**json.loads(line)))
+        return trace
