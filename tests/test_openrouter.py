@@ -1,0 +1,484 @@
+"""OpenRouterModel against httpx.MockTransport, a real local HTTP server, and openai's own types."""
+
+from __future__ import annotations
+
+import doctest
+import email.utils
+import json
+import logging
+import socket
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fake_server import FakeServer, error_body, text_reply, tool_reply
+
+from harness_lib import openrouter
+from harness_lib.errors import ApiError, MissingKey, ModelTimeout
+from harness_lib.openrouter import DEFAULT_MODEL, OpenRouterModel, innermost_message
+
+KEY = "sk-or-v1-SECRET-0123456789abcdef"
+USER = [{"role": "user", "content": "Lis README.md"}]
+READ_FILE = {
+    "type": "function",
+    "function": {
+        "name": "read_file",
+        "description": "Lit un fichier du dossier de travail.",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"],
+        },
+    },
+}
+# A whole exchange: the model asked for a tool, the harness answered with its result.
+CONVERSATION = [
+    {"role": "system", "content": "Tu es un assistant de code."},
+    *USER,
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "read_file", "arguments": '{"path": "README.md"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": "# Projet\nUn exemple."},
+]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The developer's own key or model must not change what the tests see."""
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+    monkeypatch.delenv("HARNESS_MODEL", raising=False)
+
+
+Handler = Callable[[httpx.Request], httpx.Response]
+
+
+def mocked(
+    *answers: httpx.Response | Handler, **kwargs: Any
+) -> tuple[OpenRouterModel, list[httpx.Request], list[float]]:
+    """A model whose server gives `answers` in order; returns it, the requests, the waits."""
+    sent: list[httpx.Request] = []
+    sleeps: list[float] = []
+    queue = list(answers)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        answer = queue.pop(0)
+        return answer(request) if callable(answer) else answer
+
+    transport = httpx.MockTransport(handler)
+    model = OpenRouterModel(
+        "test/model", api_key=KEY, transport=transport, sleep=sleeps.append, **kwargs
+    )
+    return model, sent, sleeps
+
+
+def on_fake(fake: FakeServer, **kwargs: Any) -> tuple[OpenRouterModel, list[float]]:
+    sleeps: list[float] = []
+    model = OpenRouterModel(
+        "test/model", api_key=KEY, base_url=fake.url, sleep=sleeps.append, **kwargs
+    )
+    return model, sleeps
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:  # a port that was free a moment ago: nobody listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+# --- happy path -------------------------------------------------------------------------
+
+
+def test_text_answer_finish_reason_and_usage() -> None:
+    counts = {"prompt_tokens": 30, "completion_tokens": 4, "total_tokens": 34}
+    usage = {**counts, "cost": 0.0001, "prompt_tokens_details": {"cached_tokens": 0}}
+    reply = text_reply("Bonjour !", finish_reason="length", usage=usage)
+    reply["choices"][0]["message"]["reasoning"] = "..."  # extra fields are dropped
+    model, _, _ = mocked(httpx.Response(200, json=reply))
+    completion = model.complete(USER, [])
+    assert completion.message == {"role": "assistant", "content": "Bonjour !"}
+    assert completion.finish_reason == "length"
+    assert completion.usage == counts  # OpenRouter's extras (cost, details) are dropped
+    assert completion.tool_calls == []
+
+
+def test_tool_calls_come_back_in_canonical_shape() -> None:
+    reply = tool_reply(("read_file", {"path": "README.md"}))
+    call = reply["choices"][0]["message"]["tool_calls"][0]
+    call["index"] = 0  # some providers add this
+    call["function"]["arguments"] = {"path": "README.md"}  # and a few send an object
+    model, _, _ = mocked(httpx.Response(200, json=reply))
+    completion = model.complete(USER, [READ_FILE])
+    assert completion.message["content"] is None
+    assert completion.finish_reason == "tool_calls"
+    assert completion.tool_calls == [
+        {
+            "id": call["id"],
+            "type": "function",
+            "function": {"name": "read_file", "arguments": '{"path": "README.md"}'},
+        }
+    ]
+
+
+def test_request_on_the_wire_and_redacted_record() -> None:
+    model, sent, _ = mocked(httpx.Response(200, json=text_reply("a")), base_url="http://h/v1/")
+    messages = list(CONVERSATION)
+    completion = model.complete(messages, [READ_FILE])
+    request = sent[0]
+    assert (request.method, str(request.url)) == ("POST", "http://h/v1/chat/completions")
+    assert request.headers["Authorization"] == f"Bearer {KEY}"
+    assert request.headers["X-Title"] == "La boucle agentique"
+    body = {"model": "test/model", "messages": CONVERSATION, "tools": [READ_FILE]}
+    assert json.loads(request.content) == body
+    assert completion.request["url"] == "http://h/v1/chat/completions"
+    assert completion.request["headers"]["Authorization"] == "Bearer ***"
+    messages.append({"role": "user", "content": "Et ensuite ?"})  # the loop goes on...
+    assert completion.request["body"] == body  # ...the record keeps what was sent
+
+
+def test_no_tools_key_when_there_are_no_tools() -> None:
+    model, sent, _ = mocked(httpx.Response(200, json=text_reply("a")))
+    model.complete(USER, [])
+    assert json.loads(sent[0].content) == {"model": "test/model", "messages": USER}
+
+
+def test_model_name_argument_then_env_then_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert OpenRouterModel(api_key=KEY).name == DEFAULT_MODEL
+    monkeypatch.setenv("HARNESS_MODEL", "env/model")
+    assert OpenRouterModel(api_key=KEY).name == "env/model"
+    assert OpenRouterModel("arg/model", api_key=KEY).name == "arg/model"
+
+
+def test_cost_uses_the_price_per_million_tokens() -> None:
+    usage = {"prompt_tokens": 1_000_000, "completion_tokens": 500_000}
+    assert OpenRouterModel(api_key=KEY, price=(0.15, 0.60)).cost(usage) == pytest.approx(0.45)
+    assert OpenRouterModel(api_key=KEY).cost(usage) is None
+
+
+# --- the key ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", [None, "", "   "])
+def test_missing_key_explains_how_to_get_one(key: str | None) -> None:
+    with pytest.raises(MissingKey) as info:
+        OpenRouterModel(api_key=key)
+    assert "openrouter.ai/keys" in info.value.explication
+    assert "OPENROUTER_API_KEY" in info.value.explication
+    assert "simulé" in info.value.explication
+
+
+def test_key_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENROUTER_API_KEY", KEY + "\n")  # pasted with a newline
+    sent: list[httpx.Request] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json=text_reply("a"))
+
+    model = OpenRouterModel(transport=httpx.MockTransport(server))
+    model.complete(USER, [])
+    assert sent[0].headers["Authorization"] == f"Bearer {KEY}"
+
+
+def test_key_with_a_stray_character_is_refused_without_showing_it() -> None:
+    with pytest.raises(MissingKey) as info:
+        OpenRouterModel(api_key=f"“{KEY}”")
+    assert KEY not in str(info.value) + info.value.explication
+
+
+def test_key_never_leaks(fake_openai: FakeServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)  # httpx and httpcore log requests at DEBUG
+    model, _ = on_fake(fake_openai, max_retries=0)
+    fake_openai.push(tool_reply(("read_file", {"path": "README.md"})))
+    completion = model.complete(CONVERSATION, [READ_FILE])
+    shown = [repr(model), str(model), repr(completion), json.dumps(completion.request)]
+    fake_openai.push(error_body("Invalid API key", 401), status=401)
+    raw = {"error": {"message": "bad"}}
+    fake_openai.push(error_body("Provider returned error", raw=raw), status=400)
+    fake_openai.push(drop=True)
+    fake_openai.push("{not json")
+    fake_openai.push(text_reply("tard"), delay=2.0)
+    for timeout in (5.0, 5.0, 5.0, 5.0, 0.3):
+        with pytest.raises(ApiError) as info:
+            model.complete(USER, [], timeout=timeout)
+        error = info.value
+        shown += [str(error), repr(error), error.explication, json.dumps(error.body)]
+        shown.append("".join(traceback.format_exception(error)))
+    # The key did travel, in the Authorization header only.
+    assert {r.headers["authorization"] for r in fake_openai.requests} == {f"Bearer {KEY}"}
+    assert len(shown) == 29 and all(KEY not in text for text in shown)
+    assert KEY not in caplog.text and "chat/completions" in caplog.text
+
+
+# --- HTTP errors ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        (400, "refusée"),
+        (401, "Clé d'API invalide"),
+        (402, "crédits"),
+        (403, "modération"),
+        (404, "introuvable"),
+        (408, "délai"),
+        (429, "Trop de requêtes"),
+        (500, "indisponible"),
+        (502, "indisponible"),
+        (503, "indisponible"),
+        (418, "HTTP 418"),
+    ],
+)
+def test_http_errors_are_explained(fake_openai: FakeServer, status: int, words: str) -> None:
+    model, _ = on_fake(fake_openai, max_retries=0)
+    fake_openai.push(error_body(f"Erreur {status} du fournisseur", status), status=status)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status == status
+    assert info.value.message == f"Erreur {status} du fournisseur"
+    assert words in info.value.explication
+    assert info.value.body == error_body(f"Erreur {status} du fournisseur", status)
+
+
+def test_400_shows_the_provider_message_from_metadata_raw(fake_openai: FakeServer) -> None:
+    text = "messages.2: `tool_use` ids were found without `tool_result` blocks"
+    raw = {"type": "error", "error": {"type": "invalid_request_error", "message": text}}
+    fake_openai.push(error_body("Provider returned error", 400, raw=raw), status=400)
+    model, _ = on_fake(fake_openai)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.message == text and text in info.value.explication
+    assert info.value.body["error"]["metadata"]["raw"] == json.dumps(raw)  # body kept as is
+    assert len(fake_openai.chat_requests) == 1  # a 400 is never retried
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"error": {"message": "outer", "metadata": {"raw": "plain text"}}}, "plain text"),
+        ({"error": {"message": "outer", "metadata": {"raw": {"message": "dict"}}}}, "dict"),
+        ({"error": {"message": "outer", "metadata": {"raw": '[{"error": "g"}]'}}}, "g"),
+        ({"error": {"message": "outer", "metadata": {"raw": "", "provider_name": "X"}}}, "outer"),
+        ({"error": {"message": "outer", "metadata": None}}, "outer"),
+        ({"object": "error", "message": "vLLM flat", "code": 400}, "vLLM flat"),
+        ({"error": "model 'x' not found"}, "model 'x' not found"),
+        ({"error": {"code": 400}}, None),
+        ({}, None),
+    ],
+)
+def test_innermost_message(body: dict[str, Any], expected: str | None) -> None:
+    assert innermost_message(body) == expected
+
+
+def test_html_error_page_keeps_its_text(fake_openai: FakeServer) -> None:
+    fake_openai.push("<html>502 Bad Gateway</html>", status=502)
+    model, _ = on_fake(fake_openai, max_retries=0)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert (info.value.status, info.value.message) == (502, "<html>502 Bad Gateway</html>")
+    assert info.value.body == {"text": "<html>502 Bad Gateway</html>"}
+
+
+# --- retries ----------------------------------------------------------------------------
+
+
+def test_429_waits_as_told_then_succeeds() -> None:
+    limited = httpx.Response(
+        429, json=error_body("Rate limited", 429), headers={"Retry-After": "2"}
+    )
+    model, sent, sleeps = mocked(limited, httpx.Response(200, json=text_reply("enfin")))
+    assert model.complete(USER, []).message["content"] == "enfin"
+    assert (len(sent), sleeps) == (2, [2.0])
+
+
+def test_without_retry_after_the_wait_doubles(fake_openai: FakeServer) -> None:
+    fake_openai.push(error_body("Rate limited", 429), status=429)
+    fake_openai.push(error_body("Overloaded", 503), status=503)
+    fake_openai.push(error_body("Bad gateway", 502), status=502)
+    fake_openai.push(text_reply("enfin"))
+    model, sleeps = on_fake(fake_openai)
+    assert model.complete(USER, []).message["content"] == "enfin"
+    assert sleeps == [1.0, 2.0, 4.0]
+
+
+def test_retry_after_as_an_http_date_and_the_cap() -> None:
+    soon = email.utils.formatdate(time.time() + 10, usegmt=True)
+    model, _, sleeps = mocked(
+        httpx.Response(503, headers={"Retry-After": soon}),
+        httpx.Response(429, headers={"Retry-After": "3600"}),
+        httpx.Response(200, json=text_reply("ok")),
+    )
+    model.complete(USER, [])
+    assert 5.0 < sleeps[0] <= 10.0 and sleeps[1] == 30.0
+
+
+def test_retries_exhausted(fake_openai: FakeServer) -> None:
+    for _ in range(3):
+        fake_openai.push(error_body("Rate limited", 429), status=429, headers={"Retry-After": "1"})
+    model, sleeps = on_fake(fake_openai, max_retries=2)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert (info.value.status, info.value.retry_after) == (429, 1.0)
+    assert len(fake_openai.chat_requests) == 3 and sleeps == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("status", [400, 401, 402, 403, 408, 500])
+def test_other_errors_are_not_retried(status: int) -> None:
+    model, sent, sleeps = mocked(httpx.Response(status, json=error_body("non", status)))
+    with pytest.raises(ApiError):
+        model.complete(USER, [])
+    assert (len(sent), sleeps) == (1, [])
+
+
+# --- no answer, or a broken one --------------------------------------------------------
+
+
+def test_connection_refused() -> None:
+    model = OpenRouterModel(api_key=KEY, base_url=closed_port_url())
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status is None and type(info.value) is ApiError
+    assert "Impossible de joindre" in info.value.explication
+
+
+def test_connection_error_with_mock_transport() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+
+    model, _, sleeps = mocked(refuse)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status is None and "Connection refused" in info.value.message
+    assert sleeps == []  # no retry on connection errors
+
+
+def test_model_timeout(fake_openai: FakeServer) -> None:
+    fake_openai.push(text_reply("trop tard"), delay=2.0)
+    model, _ = on_fake(fake_openai)
+    with pytest.raises(ModelTimeout) as info:
+        model.complete(USER, [], timeout=0.3)
+    assert info.value.timeout == 0.3 and "0.3 s" in info.value.explication
+    assert len(fake_openai.chat_requests) == 1  # a timeout is not retried
+
+
+@pytest.mark.parametrize("fault", [{"drop": True}, {"truncate": 20}])
+def test_connection_cut(fake_openai: FakeServer, fault: dict[str, Any]) -> None:
+    fake_openai.push(text_reply("coupé"), **fault)
+    model, _ = on_fake(fake_openai)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status is None and "interrompue" in info.value.explication
+
+
+@pytest.mark.parametrize(
+    "body", ['{"choices": [{"message": {"role": "assis', "<html>ok</html>", ""]
+)
+def test_body_that_is_not_json(fake_openai: FakeServer, body: str) -> None:
+    fake_openai.push(body)
+    model, _ = on_fake(fake_openai)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status == 200 and "pas du JSON valide" in info.value.explication
+    assert info.value.body == {"text": body}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        [],
+        {"choices": None},
+        {"choices": []},
+        {"choices": [{"finish_reason": "stop"}]},
+        {"choices": [{"message": "Bonjour"}]},
+        {"choices": {"0": {"message": {"role": "assistant", "content": "?"}}}},
+    ],
+)
+def test_reply_without_choices(body: Any) -> None:
+    model, _, _ = mocked(httpx.Response(200, json=body))
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status == 200 and "choices" in info.value.explication
+
+
+def test_error_inside_a_200_reply(fake_openai: FakeServer) -> None:
+    fake_openai.push(error_body("Upstream provider crashed", 502))  # with HTTP 200
+    model, sleeps = on_fake(fake_openai)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert (info.value.status, info.value.message) == (502, "Upstream provider crashed")
+    assert "indisponible" in info.value.explication
+    assert sleeps == [] and len(fake_openai.chat_requests) == 1  # the HTTP exchange went fine
+
+
+# --- the wire format is the real one (openai's client and types) -------------------------
+
+
+def materialise(value: Any) -> Any:
+    """pydantic checks `Iterable` fields lazily: walking them runs the checks."""
+    if isinstance(value, dict):
+        return {key: materialise(item) for key, item in value.items()}
+    if isinstance(value, (list, Iterator)):
+        return [materialise(item) for item in value]
+    return value
+
+
+def test_our_request_body_matches_openai_types() -> None:
+    params = pytest.importorskip("openai.types.chat.completion_create_params")
+    adapter = pytest.importorskip("pydantic").TypeAdapter(params.CompletionCreateParamsNonStreaming)
+    model, _, _ = mocked(httpx.Response(200, json=text_reply("a")))
+    body = model.complete(CONVERSATION, [READ_FILE]).request["body"]
+    # Unknown keys would be silently dropped: equality proves every key is a known one.
+    assert materialise(adapter.validate_python(body)) == body
+    broken = {**body, "messages": [{"role": "robot", "content": "?"}]}
+    with pytest.raises(ValueError):
+        materialise(adapter.validate_python(broken))
+
+
+def test_openai_client_and_our_model_send_the_same_thing(fake_openai: FakeServer) -> None:
+    openai = pytest.importorskip("openai")
+    client = openai.OpenAI(base_url=fake_openai.url, api_key="test", max_retries=0)
+    fake_openai.push(tool_reply(("read_file", {"path": "README.md"})))
+    reply = client.chat.completions.create(
+        model="test/model", messages=CONVERSATION, tools=[READ_FILE]
+    )
+    call = reply.choices[0].message.tool_calls[0]
+    assert (call.function.name, json.loads(call.function.arguments)) == (
+        "read_file",
+        {"path": "README.md"},
+    )
+    assert reply.usage is not None and reply.usage.total_tokens == 17
+    model, _ = on_fake(fake_openai)
+    model.complete(CONVERSATION, [READ_FILE])
+    theirs, ours = fake_openai.chat_requests
+    assert (ours.method, ours.path, ours.body) == (theirs.method, theirs.path, theirs.body)
+    assert ours.headers["content-type"] == theirs.headers["content-type"] == "application/json"
+
+
+def test_fake_server_speaks_openai(fake_openai: FakeServer) -> None:
+    openai = pytest.importorskip("openai")
+    for body in (text_reply("Bonjour"), tool_reply(("a", {}), ("b", {"x": 1}), content="Je lis")):
+        openai.types.chat.ChatCompletion.model_validate(body)
+    client = openai.OpenAI(base_url=fake_openai.url, api_key="test", max_retries=0)
+    assert [m.id for m in client.models.list()] == ["fake/model"]
+    reply = client.chat.completions.create(model="m", messages=USER)  # the default reply
+    assert reply.choices[0].message.content == "ok"
+    fake_openai.push(error_body("Rate limited", 429), status=429)
+    with pytest.raises(openai.RateLimitError):
+        client.chat.completions.create(model="m", messages=USER)
+
+
+def test_module_doctests() -> None:
+    assert doctest.testmod(openrouter).failed == 0
