@@ -1,6 +1,8 @@
 """Models: anything with `complete(messages, tools, timeout) -> Completion`.
 
-CONTRACT (MockModel and ReplayModel follow below once written).
+Three implementations share this protocol: `MockModel` (mock.py, offline rules),
+`ReplayModel` (below, plays a saved run back) and `OpenRouterModel`
+(openrouter.py, a real model over HTTP). The loop cannot tell them apart.
 """
 
 from __future__ import annotations
@@ -8,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .errors import HarnessError
 from .messages import Message
+from .trace import Trace
 
 
 @dataclass
@@ -39,3 +43,36 @@ class Model(Protocol):
     def complete(
         self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
     ) -> Completion: ...
+
+
+class ReplayModel:
+    """Plays back the assistant turns of a saved run, in order, offline.
+
+    >>> from harness_lib.messages import assistant
+    >>> ReplayModel([assistant("Bonjour")]).complete([], []).message["content"]
+    'Bonjour'
+    """
+
+    name = "replay"
+
+    def __init__(self, replies: list[Message]) -> None:
+        self.replies = list(replies)
+        self.position = 0
+
+    @classmethod
+    def from_trace(cls, trace: Trace) -> ReplayModel:
+        return cls([e.message for e in trace.events if e.kind == "reply" and e.message])
+
+    def complete(
+        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
+    ) -> Completion:
+        if self.position >= len(self.replies):
+            raise HarnessError(
+                "replay exhausted",
+                explication=f"La trace ne contient que {len(self.replies)} réponses du modèle.",
+            )
+        message = self.replies[self.position]
+        self.position += 1
+        body = {"model": self.name, "messages": messages, "tools": tools}
+        reason = "tool_calls" if message.get("tool_calls") else "stop"
+        return Completion(message, reason, None, {"url": "replay://", "headers": {}, "body": body})

@@ -33,6 +33,25 @@ EventKind = Literal[
 
 KINDS: tuple[str, ...] = EventKind.__args__  # type: ignore[attr-defined]
 
+# Who talks to whom at each kind of step (the arrows of the sequence diagrams).
+ARROWS: dict[str, tuple[str, str]] = {
+    "task": ("Personne", "Harness"),
+    "request": ("Harness", "Modèle"),
+    "reply": ("Modèle", "Harness"),
+    "permission": ("Harness", "Harness"),
+    "tool_call": ("Harness", "Outils"),
+    "tool_result": ("Outils", "Harness"),
+    "answer": ("Harness", "Personne"),
+    "stop": ("Harness", "Personne"),
+}
+
+
+def describe(event: Event) -> str:
+    """One line per event, as the CLI prints it: « [tour 1] Harness → Modèle : … »."""
+    source, target = ARROWS[event.kind]
+    text = " ".join(event.text.split())
+    return f"[tour {event.turn}] {source} → {target} : {text[:200]}{'…' if len(text) > 200 else ''}"
+
 
 @dataclass
 class Event:
@@ -100,3 +119,21 @@ class Trace:
             if line.strip():
                 trace.add(Event(**json.loads(line)))
         return trace
+
+
+@dataclass
+class Run:
+    """What a run leaves behind: nothing is lost, whatever the reason it stopped.
+
+    reason is one of: answer, max_turns, budget, timeout, api_error, denied,
+    failures, human, length.
+    """
+
+    messages: list[Message]
+    trace: Trace
+    reason: str
+    message: str  # the final answer, or the French stop message
+
+    @property
+    def answer(self) -> str | None:
+        return self.message if self.reason == "answer" else None

@@ -1,0 +1,5 @@
+"""La boucle du mini harness."""
+
+
+def boucle():
+    """Voir docs/README.md."""

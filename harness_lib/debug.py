@@ -1,0 +1,87 @@
+"""The `--debug` view: the request the harness is about to send, made readable.
+
+Options first (model, turn, timeouts), then the tools with their parameters,
+then the numbered messages, long contents shortened with a visible marker.
+The API key never appears: headers are already redacted by the model, and
+`redact()` scrubs any known key from the text as a second line of defence.
+
+>>> body = {"model": "mock", "messages": [{"role": "user", "content": "Bonjour"}], "tools": []}
+>>> print(format_request({"body": body}, turn=1, max_turns=15).splitlines()[-1])
+  [0] user : Bonjour
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY")
+
+
+def shorten(text: str, limit: int = 300) -> str:
+    """One line, at most `limit` characters, with a marker saying how much was cut."""
+    flat = " ".join(str(text).split())
+    if len(flat) <= limit:
+        return flat
+    return f"{flat[:limit]}… [{len(flat) - limit} caractères coupés]"
+
+
+def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """Replace every known secret (given, or found in the key variables) by ***."""
+    known = [s for s in (*secrets, *(os.environ.get(v, "") for v in KEY_VARIABLES)) if len(s) >= 8]
+    for secret in known:
+        text = text.replace(secret, "***")
+    return text
+
+
+def format_request(
+    request: dict[str, Any],
+    *,
+    turn: int,
+    max_turns: int,
+    model_timeout: float = 120.0,
+    tool_timeout: float = 60.0,
+    limit: int = 300,
+) -> str:
+    body = request.get("body", {})
+    tools, messages = body.get("tools") or [], body.get("messages") or []
+    lines = [
+        f"── Requête {turn} " + "─" * 40,
+        f"options : modèle={body.get('model')} · tour {turn}/{max_turns} · "
+        f"délai modèle {model_timeout:g} s · délai outil {tool_timeout:g} s",
+    ]
+    if request.get("url"):
+        lines.append(f"url : {request['url']}")
+    lines.append(f"outils ({len(tools)}) :")
+    lines += [f"  - {_tool_line(t)}" for t in tools]
+    lines.append(f"messages ({len(messages)}) :")
+    lines += [f"  [{i}] {_message_line(m, limit)}" for i, m in enumerate(messages)]
+    return redact("\n".join(lines))
+
+
+def _tool_line(schema: dict[str, Any]) -> str:
+    fn = schema.get("function", {})
+    params = fn.get("parameters", {})
+    required = set(params.get("required", []))
+    args = ", ".join(
+        f"{name}: {spec.get('type', '?')}{'' if name in required else '?'}"
+        for name, spec in params.get("properties", {}).items()
+    )
+    return f"{fn.get('name')}({args}) — {shorten(fn.get('description', ''), 80)}"
+
+
+def _message_line(message: Any, limit: int) -> str:
+    if not isinstance(message, dict):
+        return f"(pas un objet) {shorten(repr(message), limit)}"
+    role, head = message.get("role"), ""
+    if role == "tool":
+        head = f" ({message.get('tool_call_id')})"
+    calls = [
+        f"{c.get('id')} {c.get('function', {}).get('name')}"
+        f"({c.get('function', {}).get('arguments')})"
+        for c in message.get("tool_calls") or []
+    ]
+    content = message.get("content")
+    text = shorten(content if isinstance(content, str) else json.dumps(content), limit)
+    return f"{role}{head} : {text}" + (f" · tool_calls : {'; '.join(calls)}" if calls else "")

@@ -1,0 +1,74 @@
+"""MockModel: an offline stand-in for a real model, for the course and the tests.
+
+It behaves like the API on both sides of the wire:
+- it first checks `messages[]` with `check_conversation` and fails exactly like
+  the API would (`ApiError` 400 with the provider's text);
+- then it decides its next action *from what is in messages[] only*, like a real
+  model: the mission (last user message) and the tool results that followed.
+
+>>> from harness_lib.messages import user
+>>> reply = MockModel().complete([user("Lis README.md et résume le projet")], [])
+>>> reply.tool_calls[0]["function"]
+{'name': 'read_file', 'arguments': '{"path": "README.md"}'}
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import strategies
+from .errors import ModelTimeout
+from .messages import Message, assistant, tool_call, validate
+from .models import Completion
+from .tokens import message_tokens, tools_tokens
+
+
+class MockModel:
+    """A deterministic model: no network, no key, same input -> same output.
+
+    latency  seconds each call takes (to show waiting, or to provoke a timeout)
+    think    also write a short reasoning sentence before each tool call (ReAct)
+    price    pretend dollars per million tokens (input, output), for cost budgets
+    """
+
+    name = "mock"
+
+    def __init__(
+        self, latency: float = 0.0, think: bool = False, price: tuple[float, float] = (0.15, 0.60)
+    ) -> None:
+        self.latency = latency
+        self.think = think
+        self.price = price
+
+    def complete(
+        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
+    ) -> Completion:
+        validate(messages)  # a broken conversation is refused before any "thinking"
+        if self.latency > timeout:
+            time.sleep(timeout)  # the caller waits as long as it allowed, then gives up
+            raise ModelTimeout(timeout)
+        time.sleep(self.latency)
+        message = self._next_message(messages, tools)
+        usage = {
+            "prompt_tokens": sum(message_tokens(m) for m in messages) + tools_tokens(tools),
+            "completion_tokens": message_tokens(message),
+        }
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        body = {"model": self.name, "messages": messages, "tools": tools}
+        request = {"url": "mock://chat/completions", "headers": {}, "body": body}
+        reason = "tool_calls" if message.get("tool_calls") else "stop"
+        return Completion(message, reason, usage, request)
+
+    def _next_message(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
+        mission, history = strategies.read_conversation(messages)
+        available = {t.get("function", {}).get("name") for t in tools}
+        action = strategies.decide(mission, history, available)
+        if isinstance(action, str):
+            return assistant(action)
+        first_id = 1 + sum(len(m.get("tool_calls") or []) for m in messages)
+        calls = [
+            tool_call(f"call_{first_id + i}", name, args)
+            for i, (name, args) in enumerate(action.calls)
+        ]
+        return assistant(action.thought if self.think else None, calls)

@@ -1,0 +1,115 @@
+"""MockModel: refuses what the API refuses, and decides from messages[] alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness_lib import (
+    ApiError,
+    MockModel,
+    ModelTimeout,
+    ReplayModel,
+    assistant,
+    example_workspace,
+    run,
+    system,
+    tool_call,
+    tool_result,
+    user,
+    workspace_tools,
+)
+from harness_lib.scenarios import README_TASK
+
+
+def _args(reply):
+    return [
+        (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in reply.tool_calls
+    ]
+
+
+def test_first_turn_asks_for_the_file():
+    reply = MockModel().complete([system("s"), user(README_TASK)], [])
+    assert _args(reply) == [("read_file", {"path": "README.md"})]
+    assert reply.finish_reason == "tool_calls" and reply.message["content"] is None
+
+
+def test_broken_conversation_is_refused_like_the_api():
+    broken = [user(README_TASK), tool_result("call_1", "# Mini")]
+    with pytest.raises(ApiError) as err:
+        MockModel().complete(broken, [])
+    assert err.value.status == 400
+    assert err.value.body["error"]["type"] == "invalid_request_error"
+    assert "preceeding message with 'tool_calls'" in err.value.message
+
+
+def _after_read(content: str) -> list:
+    return [
+        user(README_TASK),
+        assistant(None, [tool_call("call_1", "read_file", {"path": "README.md"})]),
+        tool_result("call_1", content),
+    ]
+
+
+def test_answer_is_built_from_the_tool_result_actually_present():
+    first = MockModel().complete(_after_read("# Mini harness\nUne boucle et un outil."), [])
+    edited = MockModel().complete(_after_read("# Calculatrice\nAdditionne deux nombres."), [])
+    assert "Mini harness" in first.message["content"]
+    assert "Calculatrice" in edited.message["content"] and "Mini" not in edited.message["content"]
+
+
+def test_recovers_from_a_missing_file_by_exploring():
+    messages = _after_read("Erreur : README.md introuvable")
+    assert _args(MockModel().complete(messages, [])) == [("list_files", {"path": "."})]
+    messages += [
+        assistant(None, [tool_call("call_2", "list_files", {"path": "."})]),
+        tool_result("call_2", "docs/\ndocs/README.md\nsrc/"),
+    ]
+    reply = MockModel().complete(messages, [])
+    assert _args(reply) == [("read_file", {"path": "docs/README.md"})]
+    assert reply.tool_calls[0]["id"] == "call_3"
+
+
+def test_does_not_invent_a_file_it_never_found():
+    messages = _after_read("Erreur : README.md introuvable")
+    messages += [
+        assistant(None, [tool_call("call_2", "list_files", {"path": "."})]),
+        tool_result("call_2", "src/\nsrc/main.py"),
+    ]
+    answer = MockModel().complete(messages, []).message["content"]
+    assert "nulle part" in answer and "#" not in answer
+
+
+def test_unknown_mission_gets_a_sensible_answer():
+    reply = MockModel().complete([user("Bonjour !")], [])
+    assert reply.tool_calls == [] and "outils" in reply.message["content"]
+
+
+def test_think_writes_a_reasoning_sentence():
+    reply = MockModel(think=True).complete([user(README_TASK)], [])
+    assert reply.message["content"] and reply.tool_calls
+
+
+def test_usage_counts_the_whole_context():
+    short = MockModel().complete([user(README_TASK)], []).usage["prompt_tokens"]
+    long = MockModel().complete([system("x" * 4000), user(README_TASK)], []).usage["prompt_tokens"]
+    assert long >= short + 1000
+
+
+def test_latency_over_timeout_raises_model_timeout():
+    with pytest.raises(ModelTimeout):
+        MockModel(latency=0.5).complete([user("x")], [], timeout=0.01)
+
+
+def test_replay_model_plays_a_saved_run_offline(tmp_path):
+    original = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini")))
+    original.trace.save(tmp_path / "run.jsonl")
+    from harness_lib import Trace
+
+    again = run(
+        README_TASK,
+        ReplayModel.from_trace(Trace.load(tmp_path / "run.jsonl")),
+        workspace_tools(example_workspace("mini")),
+    )
+    assert again.messages == original.messages and again.reason == "answer"

@@ -1,0 +1,66 @@
+"""The five incidents of the chapter, and the example workspaces."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness_lib import check_conversation, example_workspace, replay
+from harness_lib.scenarios import INCIDENTS
+
+
+def test_the_five_incidents_exist():
+    assert list(INCIDENTS) == [
+        "normal",
+        "missing-call",
+        "missing-result",
+        "tool-error",
+        "max-turns",
+    ]
+
+
+def test_normal():
+    incident = replay("normal")
+    assert incident.run.reason == "answer" and incident.error is None
+    assert check_conversation(incident.run.messages) == []
+
+
+def test_missing_call_is_refused_with_the_api_text():
+    incident = replay("missing-call")
+    assert [m["role"] for m in incident.run.messages] == ["system", "user", "tool"]
+    assert incident.error.status == 400
+    assert "must be a response to a preceeding message with 'tool_calls'" in incident.error.message
+    assert "tool_calls" in incident.missing and "harness" in incident.who
+    reply = next(e for e in incident.run.trace.events if e.kind == "reply")
+    assert reply.message is None and "jamais ajouté" in reply.text
+
+
+def test_missing_result_is_refused_with_the_api_text():
+    incident = replay("missing-result")
+    assert [m["role"] for m in incident.run.messages] == ["system", "user", "assistant"]
+    assert "did not have response messages: call_1" in incident.error.message
+    assert incident.run.trace.events[-1].kind == "stop"
+
+
+def test_tool_error_recovers():
+    incident = replay("tool-error")
+    contents = [m.get("content") for m in incident.run.messages if m["role"] == "tool"]
+    assert contents[0] == "Erreur : README.md introuvable"
+    assert incident.run.reason == "answer" and "docs/" in incident.run.answer
+
+
+def test_max_turns():
+    assert replay("max-turns").run.message == "Arrêt propre: maximum de 15 tours dépassé."
+
+
+def test_unknown_incident_is_a_clear_error():
+    with pytest.raises(ValueError, match="incident inconnu"):
+        replay("panne")
+
+
+def test_example_workspace_is_a_fresh_copy(tmp_path):
+    first = example_workspace("prix")
+    (first / "price.py").write_text("cassé", encoding="utf-8")
+    assert "divmod" in (example_workspace("prix") / "price.py").read_text(encoding="utf-8")
+    assert (example_workspace("docs", tmp_path) / "docs" / "README.md").exists()
+    with pytest.raises(ValueError, match="espace d'exemple inconnu"):
+        example_workspace("nulle-part")
