@@ -1,0 +1,287 @@
+"""What a course diagram is: steps (arrows), what each adds to messages[], and the context.
+
+A `Diagram` comes from annotated Mermaid text (`mermaid.parse`, the chapter's
+three diagrams) or from a real run (`from_trace`). Either way each step is one
+arrow, with the context entries it adds, so the context after any step can be
+counted: that is the course's context bar.
+
+>>> d = Diagram("Deux tours", "", (), (Entry("system", 1200, "Prompt système"),), (
+...     Step(1, "U", "H", "->>", "Lis README.md", (Entry("user", 15, "Lis README.md"),)),
+...     Step(2, "H", "M", "->>", "messages[]", turn=1)))
+>>> total_at(d, 0), totals_at(d, 2), peak(d)
+(1200, {'system': 1200, 'user': 15}, 1215)
+>>> print(transcript(d).splitlines()[2])
+Étape 1/2 — U → H : Lis README.md (contexte : 1\u202f215 tokens)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .messages import Message
+from .tokens import message_tokens, tools_tokens
+from .trace import Event, Trace
+
+ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
+KEPT_BY_COMPACTION = ("system", "tools")
+LABEL_LIMIT = 80  # longer labels are shortened: a diagram must stay readable
+
+
+class DiagramError(ValueError):
+    """A diagram that breaks the grammar; `line` says where (counted from 1)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"ligne {line} : {message}" if line else message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Entry:
+    role: str  # system, tools, user, assistant, tool, or compact (a summary)
+    tokens: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Participant:
+    id: str  # the name used in the arrows: H
+    label: str  # the name shown: Harness
+    kind: str = "participant"  # or "actor"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One arrow. `turn` counts the arrows sent to the model so far, this one included."""
+
+    index: int  # from 1
+    source: str
+    target: str
+    arrow: str  # ->>, -->>, -> or -->
+    text: str
+    entries: tuple[Entry, ...] = ()  # what this step adds to messages[]
+    note: str = ""
+    loop: str | None = None  # label of the enclosing loop
+    turn: int = 0
+    messages: tuple[Message, ...] | None = None  # messages[] after this step (traces only)
+
+
+@dataclass(frozen=True)
+class Diagram:
+    title: str
+    description: str
+    participants: tuple[Participant, ...]
+    initial: tuple[Entry, ...]  # the context before the first arrow
+    steps: tuple[Step, ...]
+    budget: int | None = None
+    source: str = ""  # the Mermaid text it was read from ("" when built from a trace)
+
+
+def ledger_at(diagram: Diagram, k: int) -> list[Entry]:
+    """The context entries after step k (k = 0: the starting context only)."""
+    if not 0 <= k <= len(diagram.steps):
+        raise DiagramError(f"étape {k} hors du diagramme (0 à {len(diagram.steps)})")
+    context: list[Entry] = []
+    for entry in [*diagram.initial, *(e for step in diagram.steps[:k] for e in step.entries)]:
+        if entry.role == "compact":
+            # A summary replaces the conversation; the system prompt and tools stay.
+            context = [e for e in context if e.role in KEPT_BY_COMPACTION]
+        context.append(entry)
+    return context
+
+
+def totals_at(diagram: Diagram, k: int) -> dict[str, int]:
+    """Tokens per role after step k, in the order of ROLES (absent roles left out)."""
+    totals: dict[str, int] = {}
+    for entry in sorted(ledger_at(diagram, k), key=lambda e: ROLES.index(e.role)):
+        totals[entry.role] = totals.get(entry.role, 0) + entry.tokens
+    return totals
+
+
+def total_at(diagram: Diagram, k: int) -> int:
+    return sum(entry.tokens for entry in ledger_at(diagram, k))
+
+
+def peak(diagram: Diagram) -> int:
+    """The largest context of the whole diagram: the scale of the context bar."""
+    return max(total_at(diagram, k) for k in range(len(diagram.steps) + 1))
+
+
+def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(text: str) -> str:
+    """Line breaks and control characters become spaces: for `%%` lines and transcripts."""
+    return _BREAKS.sub(" ", text).strip()
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n > 1 else ''}"  # 1 outil, 2 outils
+
+
+def _fr(n: int) -> str:
+    return f"{n:,}".replace(",", "\u202f")  # French thousands: 1 390
+
+
+def transcript(diagram: Diagram) -> str:
+    """Every step in plain French, for screen readers and for reading offline."""
+    names = {p.id: p.label for p in diagram.participants}
+    lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
+    lines.append(f"Contexte de départ : {_fr(total_at(diagram, 0))} tokens.")
+    loop = None
+    for step in diagram.steps:
+        if step.loop != loop:  # say where loops start and end, as the picture does
+            lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
+            lines += [f"Début de la boucle « {step.loop} »."] if step.loop is not None else []
+            loop = step.loop
+        who = f"{names.get(step.source, step.source)} → {names.get(step.target, step.target)}"
+        lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
+                     f" (contexte : {_fr(total_at(diagram, step.index))} tokens)")
+        lines += [f"  Ajouté : {e.role}, {_fr(e.tokens)} tokens, {one_line(e.label)}"
+                  for e in step.entries]
+        lines += [f"  {one_line(step.note)}"] if step.note else []
+    lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
+    return "\n".join(line for line in lines if line)
+
+
+def __getattr__(name: str) -> Any:
+    # The Mermaid text side (parse, to_mermaid...) lives in mermaid.py, which imports
+    # this module: fetching it on first use keeps `from .diagram import parse` working
+    # without a circular import.
+    if name in ("parse", "to_mermaid", "chapter_diagram", "chapter_source"):
+        from . import mermaid
+
+        return getattr(mermaid, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# A run as a diagram: one step per Event, with the chapter's participants.
+
+ROUTES = {  # event kind -> (source, arrow, target)
+    "task": ("U", "->>", "H"), "request": ("H", "->>", "M"), "reply": ("M", "-->>", "H"),
+    "permission": ("H", "->>", "H"), "tool_call": ("H", "->>", "T"),
+    "tool_result": ("T", "-->>", "H"), "answer": ("H", "-->>", "U"), "stop": ("H", "-->>", "U"),
+}
+TOOL_LOOP = "Tant que le modèle demande un outil"
+NOTES = {
+    "task": "La demande entre dans messages[] (role: user). Le modèle ne l’a pas encore vue.",
+    "tool_call": "Le harness exécute l’outil. Le modèle n’en sait rien tant que le résultat "
+                 "n’est pas dans messages[].",
+    "tool_result": "Le résultat entre dans messages[] avec role: tool et le même tool_call_id "
+                   "que la demande.",
+    "answer": "Le harness rend la réponse finale à la personne.",
+}
+
+
+def from_trace(trace: Trace) -> Diagram:
+    """A real run, step by step: its messages, and their estimated size in tokens."""
+    events, steps, turn = trace.events, [], 0
+    tool_results = [i for i, e in enumerate(events) if e.kind == "tool_result"]
+    first_request = next((i for i, e in enumerate(events) if e.kind == "request"), 0)
+    # The loop frame spans the turns that asked for tools, as in the chapter.
+    loop = range(first_request, tool_results[-1] + 1) if tool_results else range(0)
+    for i, event in enumerate(events):
+        source, arrow, target = ROUTES[event.kind]
+        turn += target == "M"
+        messages = tuple(trace.messages_at(i))
+        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(event.text)),
+                          _entries(event), _note(event, len(messages)),
+                          TOOL_LOOP if i in loop else None, turn, messages))
+    task = next((one_line(e.text) for e in events if e.kind == "task"), "")
+    participants = (Participant("U", "Personne"), Participant("H", "Harness"),
+                    Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
+    description = (f"Une exécution réelle : {_count(len(steps), 'étape')}, "
+                   f"{_count(turn, 'appel')} au modèle. "
+                   "Chaque étape montre ce que messages[] contient.")
+    return Diagram(shorten(task or "Trace d’une exécution"), description, participants,
+                   _initial(trace), tuple(steps))
+
+
+def _initial(trace: Trace) -> tuple[Entry, ...]:
+    entries = [Entry("system", message_tokens(trace.system), "Prompt système")] \
+        if trace.system is not None else []
+    functions = [s.get("function") for s in trace.tools if isinstance(s, dict)]
+    names = [str(f.get("name")) for f in functions if isinstance(f, dict)]
+    if tokens := trace.tools_tokens or tools_tokens(trace.tools):
+        entries.append(Entry("tools", tokens, shorten("Définitions de " + ", ".join(names))
+                             if names else "Définition des outils"))
+    return tuple(entries)
+
+
+def _tools_label(trace: Trace) -> str:
+    """The tool's own name when the run used only one tool, else « Outils »."""
+    used = {str(e.data.get("tool")) for e in trace.events if e.kind == "tool_call"}
+    return shorten(one_line(used.pop()), 40) if len(used) == 1 else "Outils"
+
+
+def _entries(event: Event) -> tuple[Entry, ...]:
+    message = event.message
+    if not isinstance(message, dict):
+        return ()
+    role = {"developer": "system", "function": "tool"}.get(message.get("role"), message.get("role"))
+    if role not in ROLES:
+        return ()
+    label = shorten(one_line(_message_label(message)))
+    return (Entry(role, message_tokens(message), label),)
+
+
+def _message_label(message: Message) -> str:
+    calls = message.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        return "tool_call " + ", ".join(_call_label(call) for call in calls)
+    content = message.get("content")
+    text = content if isinstance(content, str) else "" if content is None else str(content)
+    if message.get("role") == "tool":
+        return f"Résultat de {message.get('tool_call_id')} : {text}"
+    return text
+
+
+def _call_label(call: object) -> str:
+    """« call_1 : read_file("README.md") »: the id, the name, the argument values."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        return "?"
+    arguments = raw = function.get("arguments")
+    try:
+        arguments = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:  # the model wrote invalid JSON: show it as it is
+        pass
+    if isinstance(arguments, dict):
+        raw = ", ".join(json.dumps(v, ensure_ascii=False, default=str) for v in arguments.values())
+    return f"{call.get('id')} : {function.get('name')}({raw})"
+
+
+def _note(event: Event, sent: int) -> str:
+    data = event.data if isinstance(event.data, dict) else {}
+    if event.kind == "request":
+        return (f"Appel {event.turn} : le harness envoie les {sent} messages de messages[] et "
+                "la définition des outils. Le modèle ne garde rien d’un appel à l’autre.")
+    if event.kind == "reply":
+        return _reply_note(event.message, data.get("usage"))
+    if event.kind == "permission":
+        return (f"Avant d’exécuter, le harness vérifie la demande : {data.get('verdict')}"
+                f" ({data.get('reason')}).")
+    if event.kind == "tool_result" and data.get("error"):
+        return ("L’outil a échoué. L’erreur revient au modèle comme un résultat normal, "
+                "avec le même tool_call_id : la boucle continue.")
+    if event.kind == "stop":
+        return f"Le harness arrête la boucle (raison : {data.get('reason')})."
+    return NOTES[event.kind]
+
+
+def _reply_note(message: object, usage: object) -> str:
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    calls = calls if isinstance(calls, list) else []
+    note = (f"Le modèle demande {_count(len(calls), 'outil')}. Écrire l’appel ne l’exécute "
+            "pas : c’est le harness qui le fera." if calls else
+            "Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.")
+    if isinstance(usage, dict) and "prompt_tokens" in usage:
+        note += (f" Usage réel selon l’API : {usage.get('prompt_tokens')} tokens en entrée, "
+                 f"{usage.get('completion_tokens')} en sortie.")
+    return note
