@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from .messages import Message
 from .tokens import message_tokens, tools_tokens
@@ -148,17 +147,6 @@ def transcript(diagram: Diagram) -> str:
         lines += [f"  {one_line(step.note)}"] if step.note else []
     lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
     return "\n".join(line for line in lines if line)
-
-
-def __getattr__(name: str) -> Any:
-    # The Mermaid text side (parse, to_mermaid...) lives in mermaid.py, which imports
-    # this module: fetching it on first use keeps `from .diagram import parse` working
-    # without a circular import.
-    if name in ("parse", "to_mermaid", "chapter_diagram", "chapter_source"):
-        from . import mermaid
-
-        return getattr(mermaid, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # A run as a diagram: one step per Event, with the chapter's participants.

@@ -112,7 +112,7 @@ def _missing(kind: str, missing: str, title: str) -> Incident:
         trace.add(event)
         event.ledger = ledger(trace.messages, trace.tools)
     messages = trace.messages
-    trace.add(replace(events[first_result + 1], ledger=dict(events[first_result].ledger)))
+    trace.add(replace(events[first_result + 1], ledger=ledger(messages, trace.tools)))
     try:
         model.complete(messages, trace.tools)
         raise AssertionError("the mock accepted a broken conversation")
