@@ -105,7 +105,16 @@ def total_at(diagram: Diagram, k: int) -> int:
 
 def peak(diagram: Diagram) -> int:
     """The largest context of the whole diagram: the scale of the context bar."""
-    return max(total_at(diagram, k) for k in range(len(diagram.steps) + 1))
+    # One pass, counting as ledger_at does: total_at for every k would be quadratic,
+    # and the player asks for the peak at every step.
+    kept = total = best = 0  # kept: the system and tools tokens that a compaction keeps
+    for entries in (diagram.initial, *(step.entries for step in diagram.steps)):
+        for entry in entries:
+            total = kept if entry.role == "compact" else total
+            total += entry.tokens
+            kept += entry.tokens if entry.role in KEPT_BY_COMPACTION else 0
+        best = max(best, total)
+    return best
 
 
 def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
@@ -174,10 +183,12 @@ def from_trace(trace: Trace) -> Diagram:
     first_request = next((i for i, e in enumerate(events) if e.kind == "request"), 0)
     # The loop frame spans the turns that asked for tools, as in the chapter.
     loop = range(first_request, tool_results[-1] + 1) if tool_results else range(0)
+    sent = [trace.system] if trace.system else []  # messages[], grown one event at a time
     for i, event in enumerate(events):
         source, arrow, target = ROUTES[event.kind]
         turn += target == "M"
-        messages = tuple(trace.messages_at(i))
+        sent += [event.message] if event.message is not None else []
+        messages = tuple(sent)  # trace.messages_at(i) without rebuilding it: stays linear
         steps.append(Step(i + 1, source, target, arrow, shorten(one_line(event.text)),
                           _entries(event), _note(event, len(messages)),
                           TOOL_LOOP if i in loop else None, turn, messages))
