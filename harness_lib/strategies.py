@@ -146,6 +146,8 @@ def _fix_price(history: list[Seen]) -> Action | str:
         return Action(
             [("edit_file", edit)], "divmod arrondit vers le bas : je traite le signe à part."
         )
+    if "edit_file" in done and done["edit_file"].failed:  # say so, never claim a fix
+        return f"Je n'ai pas pu corriger price.py : {done['edit_file'].result}"
     if "bash" not in done:
         return Action(
             [("bash", {"command": "python -m unittest test_price"})],

@@ -113,3 +113,14 @@ def test_replay_model_plays_a_saved_run_offline(tmp_path):
         workspace_tools(example_workspace("mini")),
     )
     assert again.messages == original.messages and again.reason == "answer"
+
+
+def test_a_refused_edit_is_reported_not_claimed():
+    from harness_lib import STRICT_POLICY
+    from harness_lib.policy import auto_refuse
+
+    tools = workspace_tools(example_workspace("prix"))
+    result = run("Corrige formatPrice pour les montants négatifs", MockModel(), tools,
+                 policy=STRICT_POLICY, approver=auto_refuse)
+    assert result.reason == "answer"
+    assert "pas pu corriger" in result.answer and "traite maintenant" not in result.answer
