@@ -1,0 +1,211 @@
+"""Exercises: the harness's tool message checked field by field, and the question widgets."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness_lib.exercises import (
+    SKELETON,
+    SOLUTION,
+    Feedback,
+    Prediction,
+    Question,
+    check_tool_message,
+    harness_exercise,
+)
+
+FIELDS = ["role", "tool_call_id", "content", "invention", "champs"]
+CHAPTER = ('{ "role": "tool", "tool_call_id": "call_1", '
+           '"content": "Erreur : README.md introuvable" }')
+
+
+def failing(candidate: object) -> dict[str, str]:
+    return {f.field: f.text for f in check_tool_message(candidate) if not f.ok}
+
+
+@pytest.mark.parametrize("candidate", [SOLUTION, json.dumps(SOLUTION), CHAPTER,
+                                       json.dumps(SOLUTION, indent=2, ensure_ascii=False),
+                                       {**SOLUTION, "content": "Erreur : README.md n’existe pas"}])
+def test_the_model_solution_passes_every_check(candidate: object) -> None:
+    feedback = check_tool_message(candidate)
+    assert [f.field for f in feedback] == FIELDS
+    assert all(f.ok for f in feedback), feedback
+
+
+@pytest.mark.parametrize(("change", "field", "words"), [
+    ({"role": "assistant"}, "role", ['"assistant"', "modèle", '"tool"']),
+    ({"role": "user"}, "role", ['"user"', "personne", '"tool"']),
+    ({"role": None}, "role", ["null", '"tool"']),
+    ({"tool_call_id": "call_2"}, "tool_call_id", ['"call_2"', '"call_1"']),
+    ({"tool_call_id": "Call_1 "}, "tool_call_id", ['"Call_1 "', "presque", "exactement"]),
+    ({"tool_call_id": 1}, "tool_call_id", ["vaut 1", '"call_1"']),
+    ({"content": None}, "content", ["null", "texte"]),
+    ({"content": {"error": "absent"}}, "content", ['{"error": "absent"}', "texte"]),
+    ({"content": "Erreur : fichier introuvable"}, "content", ["README.md"]),
+    ({"content": "README.md"}, "content", ["mot d'erreur"]),
+    ({"content": "Erreur : README.md introuvable. " + "Le projet est un harness. " * 8},
+     "invention", ["contenu inventé", "long texte"]),
+    ({"content": "Erreur : README.md introuvable\n# Mini harness"}, "invention",
+     ["contenu inventé", "titre markdown"]),
+    ({"tool_calls": []}, "champs", ["tool_calls", "assistant"]),
+    ({"is_error": True}, "champs", ["is_error", "role, tool_call_id et content"]),
+])
+def test_each_mistake_gets_its_own_precise_feedback(change: dict[str, Any], field: str,
+                                                    words: list[str]) -> None:
+    wrong = failing({**SOLUTION, **change})
+    assert list(wrong) == [field]
+    assert all(word in wrong[field] for word in words), wrong[field]
+
+
+def test_missing_fields_are_named() -> None:
+    assert "Il manque tool_call_id" in failing({"role": "tool", "content": "Erreur : README.md "
+                                                "introuvable"})["tool_call_id"]
+    wrong = failing({"role": "tool", "tool_call_id": "call_1"})
+    assert list(wrong) == ["content"] and "manque" in wrong["content"]
+    assert "vaut null" in failing({"tool_call_id": "call_1", "content": "Erreur : README.md "
+                                   "absent"})["role"]
+
+
+def test_the_real_file_content_is_flagged_as_invented() -> None:
+    wrong = failing({**SOLUTION, "content": "# Mini harness\nUne boucle et un outil."})
+    assert set(wrong) == {"content", "invention"}
+    assert wrong["invention"].startswith("Le modèle ne doit pas recevoir un contenu inventé")
+
+
+def test_an_assistant_style_answer_fails_several_checks() -> None:
+    wrong = failing({"role": "assistant", "content": "Le projet est un harness minimal."})
+    assert set(wrong) == {"role", "tool_call_id", "content"}
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("{'role': 'tool'}", ["ligne 1, colonne 2", "guillemets doubles"]),
+    ('{"role": "tool" "tool_call_id": "call_1"}', ["colonne 17", "virgule"]),
+    ('{\n  "role": "tool",\n  "content": None\n}', ["ligne 3", "None"]),
+    ('{"role": "tool",}', ["ligne 1", "guillemets doubles"]),
+    ('{“role”: "tool"}', ["guillemets “ ”"]),
+    ('{"content": "Erreur\nici"}', ["retour à la ligne", "\\n"]),
+    ('{"role": "tool"} }', ["en trop"]),
+    ('{"role": "tool', ["jamais fermée"]),
+    ("   ", ["vide"]),
+])
+def test_bad_json_gets_line_column_and_cause_in_french(text: str, words: list[str]) -> None:
+    feedback = check_tool_message(text)
+    assert [(f.field, f.ok) for f in feedback] == [("json", False)]
+    assert all(word in feedback[0].text for word in words), feedback[0].text
+
+
+@pytest.mark.parametrize(("candidate", "words"), [
+    ([SOLUTION], ["crochets"]), (None, ["null"]), (42, ["nombre"]),
+    ('"Erreur : README.md introuvable"', ["un texte"]), (object(), ["objet Python object"]),
+])
+def test_not_a_message_at_all(candidate: object, words: list[str]) -> None:
+    feedback = check_tool_message(candidate)
+    assert [f.field for f in feedback] == ["message"] and not feedback[0].ok
+    assert all(word in feedback[0].text for word in words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text() | st.recursive(st.none() | st.integers() | st.text(max_size=30),
+                                lambda x: st.lists(x, max_size=3) | st.dictionaries(
+                                    st.sampled_from(["role", "tool_call_id", "content", "id"]),
+                                    x, max_size=4)))
+def test_check_never_raises(candidate: object) -> None:
+    feedback = check_tool_message(candidate)
+    assert feedback and all(isinstance(f, Feedback) and f.text for f in feedback)
+    as_json = check_tool_message(json.dumps(candidate))  # the same, typed in the textarea
+    assert [f.ok for f in as_json] == [f.ok for f in feedback] or isinstance(candidate, str)
+
+
+# --- Widgets ---
+
+
+def question() -> Question:
+    return Question("<b>Que sait le modèle avant le résultat ?</b>",
+                    ["Le contenu de README.md", "Seulement sa propre demande d'outil"],
+                    correct=1, feedback=["Le fichier n'a pas encore été lu.",
+                                         "Il a demandé read_file, rien de plus."])
+
+
+def test_question_asks_for_a_choice_first() -> None:
+    q = question()
+    q.button.click()
+    assert "Choisissez" in q.result.value and q.attempts == 0
+
+
+def test_question_wrong_answer_explains_it_and_gives_the_right_one() -> None:
+    q = question()
+    q.radio.value = 0
+    q.button.click()
+    assert not q.solved and "✘" in q.result.value
+    assert "pas encore été lu" in q.result.value
+    assert "Seulement sa propre demande" in q.result.value and "read_file" in q.result.value
+
+
+def test_question_right_answer() -> None:
+    q = question()
+    q.radio.value = 1
+    q.button.click()
+    assert q.solved and q.result.value.startswith("<p>✔") and "read_file" in q.result.value
+
+
+def test_each_question_is_independent() -> None:
+    first, second = question(), question()
+    first.radio.value = 1
+    first.button.click()
+    assert second.result.value == "" and second.radio.value is None
+    assert first.widget is not second.widget
+
+
+def test_question_needs_one_feedback_per_choice() -> None:
+    with pytest.raises(ValueError):
+        Question("?", ["a", "b"], correct=0, feedback=["seulement un"])
+
+
+def test_question_displays_a_widget_with_a_text_fallback() -> None:
+    bundle = question()._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "Seulement sa propre demande" in bundle["text/plain"]
+
+
+def test_prediction_reveals_the_answer_with_the_learners_guess_escaped() -> None:
+    p = Prediction("Que sait le modèle ?", "<p>Seulement sa demande : call_1.</p>")
+    assert p.answer.value == ""
+    p.text.value = "<b>rien</b>"
+    p.button.click()
+    assert "&lt;b&gt;rien&lt;/b&gt;" in p.answer.value and "call_1" in p.answer.value
+    empty = Prediction("?", "<p>réponse</p>")
+    empty.button.click()
+    assert "Pas de prédiction" in empty.answer.value and "réponse" in empty.answer.value
+
+
+def test_harness_exercise_from_skeleton_to_solution() -> None:
+    ex = harness_exercise()
+    assert ex.text.value == SKELETON
+    ex.button.click()
+    assert "✘" in ex.feedback.value and not ex.solved
+    ex.text.value = json.dumps(SOLUTION, ensure_ascii=False)
+    ex.button.click()
+    assert ex.solved and "✘" not in ex.feedback.value
+    assert ex.feedback.value.count("✔") == 5 and "Bravo" in ex.feedback.value
+
+
+@pytest.mark.parametrize("text", ["{{{", "", "null", "[]", '{"role": 1e999}', "[" * 5000])
+def test_harness_exercise_never_raises(text: str) -> None:
+    ex = harness_exercise()
+    ex.text.value = text
+    ex.button.click()
+    assert "✘" in ex.feedback.value
+
+
+def test_harness_exercise_shows_a_solution_after_three_failures() -> None:
+    ex, other = harness_exercise(), harness_exercise()
+    for _ in range(3):
+        assert "Une solution" not in ex.feedback.value
+        ex.button.click()
+    assert "Une solution" in ex.feedback.value and "introuvable" in ex.feedback.value
+    assert other.feedback.value == "" and other.attempts == 0
