@@ -292,11 +292,18 @@ garbage = (json_values | messages_like | st.just(loop) | st.just({1, 2}) | st.ju
 def test_send_never_raises_whatever_it_gets(messages: object, tools: object) -> None:
     result = send(messages, tools, show=False)
     assert isinstance(result, (Completion, HarnessError))
-    if isinstance(result, HarnessError):
-        assert isinstance(result, ApiError) and result.status == 400
+    if isinstance(result, ApiError):
+        assert result.status == 400
+    if isinstance(result, HarnessError):  # ApiError, or what the mock could not digest
         assert result.explication != result.message  # the French one, not the English text
         assert any(word in result.explication for word in FRENCH)
     assert render(result).startswith("<div")
+
+
+def test_a_conversation_the_mock_cannot_digest_is_reported_calmly() -> None:
+    # check_conversation accepts tool_calls on a system message; the mock chokes on it.
+    result = send([system("x"), {"role": "system", "content": "", "tool_calls": 1}], show=False)
+    assert isinstance(result, HarnessError) and "Rien n'est cassé" in result.explication
 
 
 tool_defs = st.lists(st.fixed_dictionaries({"type": st.just("function")}, optional={
