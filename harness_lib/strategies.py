@@ -130,9 +130,19 @@ def _summary(reads: list[Seen]) -> str:
             continue
         lines = [ln.strip() for ln in h.result.splitlines() if ln.strip()]
         title = next((ln.lstrip("# ") for ln in lines if ln.startswith("#")), h.args.get("path"))
-        body = " ".join(ln for ln in lines if not ln.startswith("#"))[:160]
+        body = _sentences(" ".join(ln for ln in lines if not ln.startswith("#")), 160)
         parts.append(f"« {title} » : {body}" if body else f"« {title} »")
     return "Résumé. " + " | ".join(parts)
+
+
+def _sentences(text: str, limit: int) -> str:
+    """Whole sentences, up to about `limit` characters (a summary never stops mid-word)."""
+    kept = ""
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if kept and len(kept) + len(sentence) > limit:
+            return kept + " …"
+        kept = f"{kept} {sentence}".strip()
+    return kept
 
 
 def _fix_price(history: list[Seen]) -> Action | str:

@@ -1,0 +1,13 @@
+"""Make the notebooks' kernels find harness_lib even in a checkout that was not installed.
+
+nbval starts a fresh kernel per notebook; kernels do not inherit pytest's sys.path,
+but they do inherit the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = str(Path(__file__).parent.resolve())
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
