@@ -130,7 +130,7 @@ def _summary(reads: list[Seen]) -> str:
             continue
         lines = [ln.strip() for ln in h.result.splitlines() if ln.strip()]
         title = next((ln.lstrip("# ") for ln in lines if ln.startswith("#")), h.args.get("path"))
-        body = _sentences(" ".join(ln for ln in lines if not ln.startswith("#")), 160)
+        body = _sentences(" ".join(ln for ln in lines if not ln.startswith("#")), 240)
         parts.append(f"« {title} » : {body}" if body else f"« {title} »")
     return "Résumé. " + " | ".join(parts)
 
@@ -140,7 +140,7 @@ def _sentences(text: str, limit: int) -> str:
     kept = ""
     for sentence in re.split(r"(?<=[.!?])\s+", text):
         if kept and len(kept) + len(sentence) > limit:
-            return kept + " …"
+            return kept
         kept = f"{kept} {sentence}".strip()
     return kept
 
