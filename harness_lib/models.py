@@ -14,6 +14,9 @@ from .errors import HarnessError
 from .messages import Message
 from .trace import Trace
 
+# The real model used when none is named: cheap, and it calls tools. HARNESS_MODEL overrides it.
+DEFAULT_MODEL = "openai/gpt-4o-mini"
+
 
 @dataclass
 class Completion:

@@ -30,10 +30,9 @@ from IPython.display import HTML, display
 from .errors import HarnessError, MissingKey
 from .messages import Message, check_conversation
 from .mock import MockModel
-from .models import Completion, Model
+from .models import DEFAULT_MODEL, Completion, Model
 from .replies import default_tools, render, tools_error, unexpected
 
-DEFAULT_MODEL = "openai/gpt-4o-mini"  # same as openrouter.DEFAULT_MODEL, without importing httpx
 MOCK, REAL = "mock", "real"
 LABELS = [("Modèle simulé (hors ligne)", MOCK), ("Vrai modèle (OpenRouter)", REAL)]
 ENV_KEY = "OPENROUTER_API_KEY"

@@ -60,7 +60,8 @@ def read_conversation(messages: list[Message]) -> tuple[str, list[Seen]]:
     }
     history = []
     for m in messages[last_user + 1 :]:
-        for call in m.get("tool_calls") or []:
+        calls = m.get("tool_calls") if m.get("role") == "assistant" else None
+        for call in calls if isinstance(calls, list) else []:
             fn = call.get("function", {})
             history.append(
                 Seen(
