@@ -1,0 +1,560 @@
+"""The course in a real browser: JupyterLab in headless Chromium runs every notebook.
+
+One Lab server (on 127.0.0.1, a free port, a token, its root a temporary copy of
+notebooks/ so the committed files are never touched) and one Chromium (Debian's,
+driven by Playwright; never `playwright install`) serve the whole module. For each
+notebook: open it, run all cells, wait until every code cell has run, then check
+what a learner would see: no error output, every Mermaid diagram drawn, each
+player's « Suivante » and « Lecture » moving the diagram, the note and the context
+bar, the toggle in mock mode, and a full-page screenshot in tests/artifacts/.
+Every request that leaves 127.0.0.1 is aborted and recorded; none may be attempted.
+
+Two self-tests check the checks on notebooks written here: a broken diagram and
+a raised exception must be seen, a learner's edit of messages[] must reach send().
+Without /usr/bin/chromium the module is skipped. About 1 to 2 minutes in all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import nbformat
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("installez chromium (apt-get install chromium) pour activer ce test",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+LOCAL = {"127.0.0.1", "localhost", "::1"}
+VIEWPORT = {"width": 1280, "height": 900}
+TIMEOUT_MS = 60_000  # any single wait; a whole notebook run gets RUN_TIMEOUT_MS
+RUN_TIMEOUT_MS = 240_000
+FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
+
+# How the test finds a player's parts: the harness-* classes (player.py), else its layout.
+PLAYER = ".harness-player, .widget-vbox:has(> .widget-hbox > .widget-play)"
+NEXT = ".harness-next, button:has-text('Suivante')"
+PREVIOUS = ".harness-previous, button:has-text('Précédente')"
+PLAY = ".harness-play, .widget-play"
+STEP = ".harness-step, .widget-label:text-matches('^étape \\\\d+ / \\\\d+$')"
+NOTE = ".harness-note, :scope > .widget-output + .widget-html"  # the HTML under the diagram
+BAR = ".harness-bar, :scope > .widget-output + .widget-html + .widget-html"
+DIAGRAM = ".jp-RenderedMermaid img"
+MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
+
+
+# ---------------------------------------------------------------- the Lab server
+
+@dataclass
+class Lab:
+    url: str
+    token: str
+    root: Path
+    log: Path
+    process: subprocess.Popen[bytes]
+
+    def api(self, path: str, method: str = "GET") -> Any:
+        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def lab_settings(folder: Path) -> None:
+    """User settings: no « official Jupyter news? » toast over the page, no update check."""
+    target = folder / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+
+
+def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        # Nothing from the internet: no news feed, no update check, no extension catalogue.
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+        f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+        f"--LabApp.user_settings_dir={tmp / 'settings'}",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, to run cells and read the model
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    return command
+
+
+def lab_environ(tmp: Path) -> dict[str, str]:
+    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs."""
+    environ = {k: v for k, v in os.environ.items() if k != "OPENROUTER_API_KEY"}
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    environ.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data"),
+                   JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
+                   PYTHONPATH=path)
+    return environ
+
+
+def wait_until_up(lab: Lab, seconds: float = 90.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if lab.process.poll() is not None:
+            break
+        try:
+            lab.api("status")
+            return
+        except OSError:
+            time.sleep(0.2)  # polling a condition, with a deadline
+    pytest.fail(f"JupyterLab n'a pas démarré :\n{lab.log.read_text(errors='replace')[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    tmp = tmp_path_factory.mktemp("lab")
+    root = tmp / "root"
+    # The notebooks and what they may link to, copied: Lab autosaves, the repo stays clean.
+    shutil.copytree(ROOT / "notebooks", root / "notebooks",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copytree(ROOT / "harness_lib", root / "harness_lib",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    write_self_tests(root / "selftest")
+    lab_settings(tmp / "settings")
+    port, token, log = free_port(), secrets.token_hex(16), tmp / "lab.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,
+                                   stderr=subprocess.STDOUT, env=lab_environ(tmp), cwd=tmp,
+                                   start_new_session=True)
+    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process)
+    try:
+        wait_until_up(server)
+        yield server
+    finally:
+        process.terminate()  # Lab shuts its kernels down on SIGTERM
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)  # its own session: the server and its kernels
+            process.wait()
+
+
+# ---------------------------------------------------------------- the browser
+
+@dataclass
+class Browser:
+    context: Any
+    external: list[str] = field(default_factory=list)  # requests aborted, this test
+    seen: set[str] = field(default_factory=set)  # every host aborted, the whole module
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = chromium.new_context(viewport=VIEWPORT)
+        context.set_default_timeout(TIMEOUT_MS)
+        state = Browser(context)
+
+        def route(route: Any) -> None:
+            host = urlsplit(route.request.url).hostname or ""
+            if host in LOCAL or route.request.url.startswith(("data:", "blob:")):
+                route.continue_()
+            else:
+                state.external.append(route.request.url)
+                state.seen.add(host)
+                route.abort()
+
+        context.route("**/*", route)
+        yield state
+        chromium.close()
+
+
+# In the page: a listener on the kernel's messages keeps every error it sends,
+# including those of widget callbacks, which no cell shows.
+LISTEN = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  window.harnessErrors = [];
+  panel.sessionContext.session.kernel.iopubMessage.connect((_, msg) => {
+    const c = msg.content;
+    if (msg.header.msg_type === 'error') window.harnessErrors.push(c.ename + ': ' + c.evalue);
+    const stderr = msg.header.msg_type === 'stream' && c.name === 'stderr';
+    if (stderr && /Traceback|Exception/.test(c.text)) window.harnessErrors.push(c.text);
+  });
+}"""
+READY = """(path) => {
+  const app = window.jupyterapp, panel = app && app.shell.currentWidget;
+  return !!(panel && panel.context && panel.context.path === path && panel.sessionContext
+            && panel.sessionContext.session && panel.sessionContext.session.kernel);
+}"""
+RUN_ALL = """async () => {
+  const app = window.jupyterapp, panel = app.shell.currentWidget;
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  app.shell.collapseLeft();
+  return await app.commands.execute('notebook:run-all-cells');
+}"""
+IDLE = """() => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  return kernel.status === 'idle';
+}"""
+# Each code cell: its execution count, its error outputs, whether it may raise.
+CELLS = """() => {
+  const cells = window.jupyterapp.shell.currentWidget.content.model.cells, out = [];
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells.get(i);
+    if (cell.type !== 'code') continue;
+    const outputs = cell.outputs.toJSON();
+    out.push({index: i, count: cell.executionCount, source: cell.sharedModel.getSource(),
+              tags: cell.getMetadata('tags') || [],
+              errors: outputs.filter(o => o.output_type === 'error')
+                             .map(o => o.ename + ': ' + o.evalue)});
+  }
+  return out;
+}"""
+
+
+@dataclass
+class Notebook:
+    page: Any
+    name: str
+    panel: Any  # the notebook's own tab: every lookup stays inside it
+
+    def cell(self, index: int) -> Any:
+        return self.panel.locator(".jp-Cell").nth(index)
+
+
+@pytest.fixture
+def open_notebook(lab: Lab, browser: Browser) -> Iterator[Any]:
+    """open_notebook('notebooks/x.ipynb') -> Notebook; its kernel is shut down after."""
+    pages: list[Any] = []
+    browser.external.clear()
+
+    def open_(path: str) -> Notebook:
+        page = browser.context.new_page()
+        pages.append(page)
+        # WebSockets escape context.route: record those that leave too.
+        page.on("websocket", lambda ws: None if urlsplit(ws.url).hostname in LOCAL
+                else browser.external.append(ws.url))
+        # reset: a fresh workspace, or Lab would reopen the previous test's notebooks too.
+        page.goto(f"{lab.url}/lab/tree/{path}?reset&token={lab.token}")
+        page.wait_for_function(READY, arg=path)
+        page.evaluate(LISTEN)
+        panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+        return Notebook(page, Path(path).name, page.locator(f"[id='{panel}']"))
+
+    yield open_
+    for page in pages:
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+        page.close()
+    assert not browser.external, f"requêtes hors de 127.0.0.1 : {browser.external}"
+
+
+def run_all(notebook: Notebook) -> list[dict[str, Any]]:
+    """Run all cells like Run > Run All Cells, wait for the kernel, return the cells' state."""
+    notebook.page.evaluate(RUN_ALL)
+    notebook.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
+    return notebook.page.evaluate(CELLS)
+
+
+def failures(cells: list[dict[str, Any]], notebook: Notebook) -> list[str]:
+    """What went wrong: cells not run, errors outside cells tagged raises-exception."""
+    found = []
+    for cell in cells:
+        first = cell["source"].strip().splitlines()[:1]
+        where = f"cellule {cell['index']} ({first[0][:60] if first else 'vide'})"
+        if cell["source"].strip() and cell["count"] is None:
+            found.append(f"{where} : pas exécutée")
+        if cell["errors"] and "raises-exception" not in cell["tags"]:
+            found.append(f"{where} : {cell['errors']}")
+    shown = notebook.panel.locator(".jp-OutputArea-output", has_text="Error displaying widget")
+    found += [f"widget : {text}" for text in shown.all_inner_texts()]
+    return found
+
+
+def kernel_errors(notebook: Notebook) -> list[str]:
+    return notebook.page.evaluate("() => window.harnessErrors")
+
+
+def wait_for_diagrams(notebook: Notebook, at_least: int) -> None:
+    """Every Mermaid block drawn (an <img>) or refused (jp-mod-warning), and enough of them."""
+    notebook.page.wait_for_function("""(n) => {
+      const root = window.jupyterapp.shell.currentWidget.node;
+      const blocks = [...root.querySelectorAll('.jp-RenderedMermaid')];
+      const drawn = blocks.filter(b => b.querySelector('img'));
+      const refused = blocks.filter(b => b.classList.contains('jp-mod-warning'));
+      return drawn.length + refused.length === blocks.length && drawn.length >= n;
+    }""", arg=at_least)
+
+
+def mermaid_counts(notebook: Notebook) -> tuple[int, int]:
+    """(diagrams drawn, diagrams Mermaid refused to draw)."""
+    refused = notebook.panel.locator(".jp-RenderedMermaid.jp-mod-warning")
+    return notebook.panel.locator(DIAGRAM).count(), refused.count()
+
+
+# The notebook's scroller, and the height of its cells without the blank space Lab
+# adds below the last one (to scroll past the end).
+SCROLLER = "window.jupyterapp.shell.currentWidget.node.querySelector('.jp-WindowedPanel-outer')"
+CONTENT = f"() => [...{SCROLLER}.children].reduce((sum, child) => sum + child.offsetHeight, 0)"
+
+
+def screenshot(notebook: Notebook) -> Path:
+    """The whole notebook in one image: the window grows to the notebook's height."""
+    page, path = notebook.page, ARTIFACTS / f"{Path(notebook.name).stem}.png"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    chrome = page.evaluate(f"() => window.innerHeight - {SCROLLER}.clientHeight")  # menus, bars
+    height = min(page.evaluate(CONTENT) + chrome + 20, 16_000)
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+    page.wait_for_function(f"() => {SCROLLER}.clientHeight >= {height - chrome}")
+    page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")  # Run All ended at the last cell
+    page.wait_for_function(f"() => {SCROLLER}.scrollTop === 0")
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(VIEWPORT)
+    return path
+
+
+# ---------------------------------------------------------------- players and toggle
+
+@dataclass(frozen=True)
+class View:
+    """One player as drawn now."""
+    step: int
+    total: int
+    src: str  # the diagram's <img> src (an SVG data URL)
+    note: str
+    bar: str
+
+
+DIAGRAM_SRC = """([root, old]) => {
+  const img = root.querySelector('.jp-RenderedMermaid img');
+  return img && img.src && img.src !== old ? img.src : null;
+}"""
+
+
+def player_view(player: Any, old_src: str = "") -> View:
+    """Read the player once its diagram is drawn and differs from old_src."""
+    try:
+        src = player.page.wait_for_function(DIAGRAM_SRC, arg=[player.element_handle(), old_src])
+    except sync_api.TimeoutError:
+        pytest.fail("le diagramme du lecteur n'a pas été (re)dessiné")
+    label = player.locator(STEP).first.inner_text().strip()
+    found = re.fullmatch(r"étape (\d+) / (\d+)", label)
+    assert found, f"libellé « étape k / N » attendu, lu : {label!r}"
+    return View(int(found[1]), int(found[2]), src.json_value(),
+                player.locator(NOTE).first.inner_text(), player.locator(BAR).first.inner_html())
+
+
+def moved(player: Any, step: int | re.Pattern[str], old_src: str = "") -> View:
+    """Wait until the player shows `step`, all of it: the kernel sends the label, the
+    diagram, the note and the bar while it handles one click, then goes idle."""
+    sync_api.expect(player.locator(STEP).first).to_have_text(step)
+    player.page.wait_for_function(IDLE)
+    return player_view(player, old_src)
+
+
+def check_player(player: Any, clicks: int = 3, play: bool = True) -> None:
+    """From step 0, « Suivante » moves the diagram, the note and the bar; « Précédente »
+    goes back one step; « Lecture » advances by itself."""
+    player.locator(".noUi-handle").first.focus()  # the slider: Début (Home) = step 0
+    player.page.keyboard.press("Home")
+    views = [moved(player, re.compile(r"^étape 0 / \d+$"))]
+    total = views[0].total
+    assert total >= 1, "un lecteur sans étape"
+    for step in range(1, min(clicks, total) + 1):
+        player.locator(NEXT).first.click()
+        views.append(moved(player, f"étape {step} / {total}", views[-1].src))
+    if len(views) > 2:  # a step may keep the note or the bar, not every step
+        assert len({v.note for v in views}) > 1, f"la note ne change pas : {views[0].note!r}"
+        assert len({v.bar for v in views}) > 1, "la barre de contexte ne change pas"
+    player.locator(PREVIOUS).first.click()
+    back = moved(player, f"étape {views[-2].step} / {total}", views[-1].src)
+    assert back.note == views[-2].note and back.bar == views[-2].bar, "« Précédente » diffère"
+    if play:
+        button = player.locator(PLAY).first.locator("button").first  # ▶, then ❚❚ while playing
+        button.click()
+        moved(player, f"étape {back.step + 1} / {total}", back.src)
+        button.click()  # pause, so that the kernel goes quiet
+        sync_api.expect(button.locator("i")).to_have_class(re.compile("fa-play"))
+
+
+def check_toggle_is_mock(notebook: Notebook) -> None:
+    toggles = notebook.panel.locator(".widget-toggle-buttons", has_text="Modèle simulé")
+    for i in range(toggles.count()):
+        active = toggles.nth(i).locator("button.mod-active")
+        sync_api.expect(active).to_have_text(re.compile("Modèle simulé"))
+    if toggles.count():
+        sync_api.expect(notebook.panel.get_by_text(MOCK_STATUS).first).to_be_visible()
+
+
+# ---------------------------------------------------------------- self-tests
+
+def write_self_tests(folder: Path) -> None:
+    """Two small notebooks whose expected results are known: they test this test."""
+    folder.mkdir(parents=True)
+    new, md, code = (nbformat.v4.new_notebook, nbformat.v4.new_markdown_cell,
+                     nbformat.v4.new_code_cell)
+    spec = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    mermaid = new(metadata=spec, cells=[
+        md("# Mermaid\n\n```mermaid\nsequenceDiagram\n    accTitle: Deux flèches\n"
+           "    U->>H: tâche\n    H->>M: messages[]\n```"),
+        code("from IPython.display import display\n"
+             "display({'text/vnd.mermaid': 'sequenceDiagram\\n    A->>B: bonjour'}, raw=True)"),
+        md("```mermaid\nsequenceDiagram\n    A->>B: un ; casse le diagramme\n```"),
+        code("import sys\nprint('un avertissement', file=sys.stderr)"),
+        code("1 / 0"),
+    ])
+    widgets = new(metadata=spec, cells=[
+        code("from harness_lib.player import Player\n"
+             "from harness_lib.playground import send, toggle\ntoggle()"),
+        code('Player("deux_tours", interval=0.5)'),
+        code(CONVERSATION),
+    ])
+    nbformat.write(mermaid, folder / "mermaid.ipynb")
+    nbformat.write(widgets, folder / "widgets.ipynb")
+
+
+CONVERSATION = """from harness_lib.messages import assistant, tool_call, tool_result, user
+messages = [
+    user("Lis README.md"),
+    assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})]),
+    tool_result("call_1", "# Projet"),
+]
+send(messages)"""
+# The learner deletes the assistant message: the tool result answers no request.
+BROKEN = CONVERSATION.replace(
+    '    assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})]),\n', "")
+
+
+def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> None:
+    notebook = open_notebook("selftest/mermaid.ipynb")
+    cells = run_all(notebook)
+    wait_for_diagrams(notebook, 2)
+    assert mermaid_counts(notebook) == (2, 1), "2 diagrammes dessinés, 1 refusé (le « ; »)"
+    # The stderr line is a warning, not an error; the division by zero is one.
+    problems = failures(cells, notebook)
+    assert len(problems) == 1 and "ZeroDivisionError" in problems[0], problems
+    assert any("ZeroDivisionError" in e for e in kernel_errors(notebook))
+    assert screenshot(notebook).stat().st_size > 10_000
+
+
+def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
+    notebook = open_notebook("selftest/widgets.ipynb")
+    assert failures(run_all(notebook), notebook) == []
+    wait_for_diagrams(notebook, 1)
+    page, panel = notebook.page, notebook.panel
+    players = panel.locator(PLAYER)
+    sync_api.expect(players).to_have_count(1)
+    check_player(players.first)
+    check_toggle_is_mock(notebook)
+    sync_api.expect(notebook.cell(2)).to_contain_text("Réponse du modèle")
+    # Real model without a key: the toggle says so, and send() explains instead of failing.
+    panel.locator(".widget-toggle-buttons button", has_text="Vrai modèle").click()
+    no_key = panel.locator(".widget-html", has_text="Pas de clé d'API").first
+    sync_api.expect(no_key).to_be_visible()
+    rerun(notebook, 2)
+    sync_api.expect(notebook.cell(2)).to_contain_text("Appel impossible")
+    panel.locator(".widget-toggle-buttons button", has_text="Modèle simulé").click()
+    sync_api.expect(panel.get_by_text(MOCK_STATUS).first).to_be_visible()
+    # A learner edits messages[] in the cell and runs it with Maj+Entrée.
+    editor = notebook.cell(2).locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(BROKEN)  # no key events: no auto-closed brackets
+    page.keyboard.press("Shift+Enter")
+    sync_api.expect(notebook.cell(2)).to_contain_text("preceeding")
+    sync_api.expect(notebook.cell(2)).to_contain_text("HTTP 400")
+    page.wait_for_function(IDLE)
+    assert kernel_errors(notebook) == []
+
+
+def rerun(notebook: Notebook, index: int) -> None:
+    """Select a cell and run it, as Maj+Entrée would."""
+    notebook.cell(index).locator(".jp-InputPrompt").click()
+    notebook.page.keyboard.press("Shift+Enter")
+    notebook.page.wait_for_function(IDLE)
+
+
+# ---------------------------------------------------------------- the course
+
+def mermaid_fences(path: Path) -> int:
+    nb = nbformat.read(path, as_version=4)
+    return sum(len(FENCE.findall(c.source)) for c in nb.cells if c.cell_type == "markdown")
+
+
+def says(path: Path, text: str) -> bool:
+    nb = nbformat.read(path, as_version=4)
+    return any(text in c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+EDITABLE = "# ✏️"  # first line of the cells the course asks the learner to edit
+FORGET_ASSISTANT = 'reponse = send([m for m in messages if m["role"] != "assistant"])'
+
+
+def editable_messages_cells(path: Path) -> list[int]:
+    """Cells a learner edits, that send a messages[] holding a tool result."""
+    nb = nbformat.read(path, as_version=4)
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+            and c.source.startswith(EDITABLE) and "send(messages" in c.source
+            and re.search(r"""["']role["']:\s*["']tool["']""", c.source)]
+
+
+def edit_like_a_learner(notebook: Notebook, index: int) -> None:
+    """Add a line that drops the assistant message, run the cell: the API must refuse."""
+    notebook.cell(index).locator(".cm-content").click()
+    notebook.page.keyboard.press("Control+End")
+    notebook.page.keyboard.press("Enter")
+    notebook.page.keyboard.insert_text(FORGET_ASSISTANT)
+    notebook.page.keyboard.press("Shift+Enter")
+    sync_api.expect(notebook.cell(index)).to_contain_text("preceeding")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_course_notebook_in_lab(open_notebook: Any, path: Path) -> None:
+    notebook = open_notebook(f"notebooks/{path.name}")
+    cells = run_all(notebook)
+    problems = failures(cells, notebook)
+    players = notebook.panel.locator(PLAYER)
+    wait_for_diagrams(notebook, mermaid_fences(path))
+    shot = screenshot(notebook)
+    assert problems == [], f"{path.name} : {problems} (capture : {shot})"
+    drawn, refused = mermaid_counts(notebook)
+    assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
+    assert drawn >= mermaid_fences(path) + players.count()
+    for i in range(players.count()):
+        check_player(players.nth(i), play=i == 0)
+    check_toggle_is_mock(notebook)
+    if says(path, "preceeding"):  # the notebook announces the API's refusal: it must show
+        sync_api.expect(notebook.panel.locator(".jp-OutputArea-output", has_text="preceeding")
+                        .first).to_be_visible()
+    for index in editable_messages_cells(path):
+        edit_like_a_learner(notebook, index)
+    notebook.page.wait_for_function(IDLE)
+    assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
