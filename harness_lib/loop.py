@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .errors import ApiError, ModelTimeout
+from .errors import ApiError, HarnessError, ModelTimeout
 from .messages import system, tool_result, user
 from .models import Completion, Model
 from .policy import DEFAULT_POLICY, Approver, Policy
@@ -39,6 +39,13 @@ class Limits:
     max_tokens: int | None = None  # tokens billed over the whole run (input + output)
     max_cost: float | None = None  # dollars, with the model's `price`
     max_failures: int = 3  # failed tool results in a row
+
+    def __post_init__(self) -> None:
+        # Said here, where the typo is, rather than deep inside httpx in the middle of a run.
+        for name in ("model_timeout", "tool_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"Limits : {name} doit être un nombre de secondes > 0, "
+                                 f"pas {getattr(self, name)!r}")
 
 
 def run(
@@ -65,6 +72,8 @@ def run(
             return rec.stop("timeout", f"Arrêt : {err.explication}")
         except ApiError as err:
             return rec.stop("api_error", f"Arrêt : l'API refuse l'appel ({err}). {err.explication}")
+        except HarnessError as err:  # no model to call: no key, or a replay at its end
+            return rec.stop("api_error", f"Arrêt : {err.explication}")
         # RULE 1: keep the assistant message as is, tool_calls included.
         rec.add("reply", describe(reply), reply.message, data=usage_of(reply))
         # EXIT: no tool request means the model has finished.

@@ -100,8 +100,14 @@ class OpenRouterModel:
         headers = {**APP_HEADERS, "Authorization": "Bearer ***"}
         # A copy: the caller keeps appending to `messages` after this call.
         record = {"url": self.url, "headers": headers, "body": copy.deepcopy(body)}
-        response = self._post(body, timeout)
-        return parse_completion(_json(response), record)
+        try:
+            return parse_completion(_json(self._post(body, timeout)), record)
+        except ApiError as error:  # a server may quote the key back (an echo, a chatty proxy)
+            key = self._client.headers["Authorization"].removeprefix("Bearer ")
+            error.message, error.explication, error.body = hide(
+                (error.message, error.explication, error.body), key)
+            error.args = (error.message,)
+            raise
 
     def cost(self, usage: dict[str, int] | None) -> float | None:
         """Price in USD of one call's `usage`, when a `price` was given."""
@@ -183,6 +189,21 @@ def innermost_message(value: Any) -> str | None:
     metadata = error.get("metadata") if isinstance(error.get("metadata"), dict) else {}
     message = str(error["message"]) if error.get("message") else None
     return innermost_message(metadata.get("raw")) or message
+
+
+def hide(value: Any, secret: str) -> Any:
+    """`value` with every `secret` inside its strings replaced by ***.
+
+    >>> hide({"error": ["Bad key sk-123"]}, "sk-123")
+    {'error': ['Bad key ***']}
+    """
+    if isinstance(value, str):
+        return value.replace(secret, "***")
+    if isinstance(value, dict):
+        return {hide(k, secret): hide(v, secret) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(hide(v, secret) for v in value)
+    return value
 
 
 def retry_after(value: str | None) -> float | None:

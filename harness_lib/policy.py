@@ -33,7 +33,9 @@ DANGEROUS_COMMANDS: tuple[tuple[str, str], ...] = (
     ("suppression hors du dossier (rm sur / ou ~)", r"\brm\s+(?:[^;&|\s]+\s+)*[/~]"),
     ("élévation de privilèges (sudo, su)", r"\b(?:sudo|doas)\b|(?:^|[;&|]\s*)su\b"),
     ("accès réseau (curl, wget, ssh)", r"\b(?:curl|wget|ssh|scp|ftp|telnet)\b"),
-    ("publication (git push)", r"\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b"),
+    # An option's value never starts with "-": one way only to read `git -C dir push`,
+    # else a long `git -a -a -a ... x` takes the regex engine an exponential time.
+    ("publication (git push)", r"\bgit\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*push\b"),
     ("écriture hors du dossier (> / ou > ~)", r">\s*(?!/dev/null\b)[/~]|\btee\s+(?:-\S+\s+)*[/~]"),
     ("écriture sur un disque (mkfs, dd)", r"\bmkfs\b|\bdd\b[^;&|]*\bof=/dev/"),
     ("arrêt de la machine", r"\b(?:shutdown|reboot|halt|poweroff)\b"),
@@ -107,7 +109,9 @@ def _broken_rule(arguments: object, policy: Policy) -> str | None:
         try:
             if re.search(pattern, command):
                 return f"la commande enfreint la règle « {rule} »"
-        except re.error:  # a broken rule must not let everything through
+        except (re.error, OverflowError, RecursionError):
+            # A broken rule (bad syntax, a{99999999999}, brackets nested too deep)
+            # must not let everything through.
             return f"la règle « {rule} » est une expression invalide : refus par prudence"
     return None
 

@@ -1,0 +1,505 @@
+"""The fault matrix, end to end: run() + OpenRouterModel against a real local HTTP server.
+
+Every fault ends in one of three ways, and nothing else:
+- a clean retry (429/502/503), after which the run goes on to its answer;
+- an observation the model can act on: the next request the server receives
+  carries it as a `tool` message;
+- a clean stop, with a named reason and a French message.
+
+Whatever happened, `assert_nothing_lost` checks the same invariants: run() returned,
+messages[] is a valid conversation (or has exactly the documented problem), every
+request on the wire is in the trace, the trace saves to JSON lines and loads back
+unchanged, and ReplayModel.from_trace plays the run again to the same messages.
+See docs/reliability.md for the table of faults and the test that proves each one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_server import FakeServer, completion_body, error_body, text_reply, tool_reply
+
+from harness_lib import (
+    STRICT_POLICY,
+    Limits,
+    ReplayModel,
+    Run,
+    Trace,
+    check_conversation,
+    run,
+    workspace_tools,
+)
+from harness_lib.openrouter import OpenRouterModel
+from harness_lib.policy import DEFAULT_POLICY, Policy, check
+from harness_lib.tools import Tool
+
+KEY = "sk-or-v1-" + "0123456789abcdef" * 4
+TASK = "Lis README.md et résume le projet"
+FAST = Limits(max_turns=4, model_timeout=5.0, tool_timeout=5.0)
+README = "# Mini harness\nUne boucle et un outil.\n"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+    monkeypatch.delenv("HARNESS_MODEL", raising=False)
+
+
+@pytest.fixture
+def tools(tmp_path: Path) -> list[Tool]:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "README.md").write_text(README, encoding="utf-8")
+    (root / "a.txt").write_text("contenu de a\n", encoding="utf-8")
+    (root / "c.txt").write_text("contenu de c\n", encoding="utf-8")
+    return workspace_tools(root)
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:  # a port that was free a moment ago: nobody listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def mission(
+    fake: FakeServer,
+    tools: list[Tool],
+    tmp_path: Path,
+    *,
+    limits: Limits = FAST,
+    url: str | None = None,
+    documented: tuple[str, ...] = (),
+    policy: Policy = DEFAULT_POLICY,
+) -> tuple[Run, list[float]]:
+    """Run TASK with a real OpenRouterModel on the fake server; check that nothing is lost."""
+    sleeps: list[float] = []
+    model = OpenRouterModel(
+        "fake/model", api_key=KEY, base_url=url or fake.url, sleep=sleeps.append
+    )
+    result = run(TASK, model, tools, limits=limits, policy=policy)  # never raises
+    assert_nothing_lost(result, fake, tools, tmp_path, limits, documented, policy)
+    return result, sleeps
+
+
+def assert_nothing_lost(
+    result: Run,
+    fake: FakeServer,
+    tools: list[Tool],
+    tmp_path: Path,
+    limits: Limits,
+    documented: tuple[str, ...],
+    policy: Policy,
+) -> None:
+    # messages[]: a valid conversation, or exactly the documented problems.
+    assert [p.message for p in check_conversation(result.messages)] == list(documented)
+    last = result.trace.events[-1]
+    assert last.kind == ("answer" if result.reason == "answer" else "stop")
+    if result.reason != "answer":
+        assert last.data["reason"] == result.reason and result.message.startswith("Arrêt")
+    # The trace knows every request that went on the wire (retries send the same one again).
+    sent = [r.body["messages"] for r in fake.chat_requests]
+    sent = [body for i, body in enumerate(sent) if i == 0 or body != sent[i - 1]]
+    asked = [k for k, e in enumerate(result.trace.events) if e.kind == "request"]
+    assert sent == [result.trace.messages_at(k) for k in asked][: len(sent)]
+    # JSON lines and back: not one event, message or character lost.
+    path = tmp_path / "trace.jsonl"
+    result.trace.save(path)
+    loaded = Trace.load(path)
+    assert [asdict(e) for e in loaded.events] == [asdict(e) for e in result.trace.events]
+    assert (loaded.system, loaded.tools) == (result.trace.system, result.trace.tools)
+    assert loaded.messages == result.messages
+    # The replay plays the recorded replies again, and the loop rebuilds the same messages.
+    replay = ReplayModel.from_trace(loaded)
+    assert replay.replies == [m for m in result.messages if m["role"] == "assistant"]
+    again = run(TASK, replay, tools, limits=limits, policy=policy)
+    assert again.messages == result.messages
+
+
+def tool_messages(fake: FakeServer, k: int) -> list[str]:
+    """The contents of the tool messages in the k-th chat request the server received."""
+    return [m["content"] for m in fake.chat_requests[k].body["messages"] if m["role"] == "tool"]
+
+
+def read_readme() -> dict[str, Any]:
+    return tool_reply(("read_file", {"path": "README.md"}))
+
+
+# --- the model's API: HTTP statuses, retries ------------------------------------------------
+
+
+def test_http_400_stops_with_the_provider_text_from_metadata_raw(fake_openai, tools, tmp_path):
+    text = "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after"
+    raw = {"type": "error", "error": {"type": "invalid_request_error", "message": text}}
+    fake_openai.push(error_body("Provider returned error", 400, raw=raw), status=400)
+    result, sleeps = mission(fake_openai, tools, tmp_path)
+    assert result.reason == "api_error" and sleeps == []
+    assert text in result.message and "Requête refusée par l'API" in result.message
+    assert "Provider returned error" not in result.message  # the inner text, not the wrapper
+    assert [m["role"] for m in result.messages] == ["system", "user"]
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        (401, "Clé d'API invalide"),
+        (402, "Plus de crédits"),
+        (403, "modération"),
+        (408, "propre délai"),
+        (500, "indisponible"),
+    ],
+)
+@pytest.mark.parametrize("turn", [1, 2])
+def test_http_errors_stop_cleanly_with_a_french_reason(
+    fake_openai, tools, tmp_path, status, words, turn
+):
+    if turn == 2:  # the first turn went fine: its messages must survive the error
+        fake_openai.push(read_readme())
+    fake_openai.push(error_body(f"Erreur {status} du fournisseur", status), status=status)
+    result, sleeps = mission(fake_openai, tools, tmp_path)
+    assert (result.reason, sleeps) == ("api_error", [])  # not retried
+    assert f"HTTP {status}" in result.message and words in result.message
+    assert len(fake_openai.chat_requests) == turn
+    assert len(result.messages) == (2 if turn == 1 else 4)
+
+
+@pytest.mark.parametrize(("headers", "waits"), [({"Retry-After": "7"}, [7.0]), ({}, [1.0])])
+def test_429_is_retried_then_the_run_answers(fake_openai, tools, tmp_path, headers, waits):
+    fake_openai.push(read_readme())
+    fake_openai.push(error_body("Rate limit exceeded", 429), status=429, headers=headers)
+    fake_openai.push(text_reply("Le projet est un harness minimal."))
+    result, sleeps = mission(fake_openai, tools, tmp_path)
+    assert (result.reason, result.answer) == ("answer", "Le projet est un harness minimal.")
+    assert sleeps == waits  # the server's Retry-After, else the first step of the backoff
+    assert len(fake_openai.chat_requests) == 3
+    assert fake_openai.chat_requests[1].body == fake_openai.chat_requests[2].body  # same request
+    assert [e.kind for e in result.trace.events].count("request") == 2  # one turn, not two
+
+
+@pytest.mark.parametrize("status", [502, 503])
+def test_502_and_503_are_retried_then_the_run_answers(fake_openai, tools, tmp_path, status):
+    fake_openai.push("<html>Bad gateway</html>", status=status)
+    fake_openai.push(read_readme())
+    fake_openai.push(text_reply("Résumé."))
+    result, sleeps = mission(fake_openai, tools, tmp_path)
+    assert (result.reason, sleeps) == ("answer", [1.0])
+
+
+def test_retries_exhausted_stop_with_api_error(fake_openai, tools, tmp_path):
+    for _ in range(4):  # max_retries=3: four tries in all
+        fake_openai.push(error_body("Overloaded", 503), status=503, headers={"Retry-After": "2"})
+    result, sleeps = mission(fake_openai, tools, tmp_path)
+    assert (result.reason, sleeps) == ("api_error", [2.0, 2.0, 2.0])
+    assert "HTTP 503" in result.message and "indisponible" in result.message
+
+
+# --- no answer, or a broken one --------------------------------------------------------------
+
+
+def test_connection_refused_is_a_clean_stop(fake_openai, tools, tmp_path):
+    result, sleeps = mission(fake_openai, tools, tmp_path, url=closed_port_url())
+    assert (result.reason, sleeps) == ("api_error", [])
+    assert "Pas de réponse" in result.message and "Impossible de joindre" in result.message
+
+
+def test_model_timeout_is_a_clean_stop(fake_openai, tools, tmp_path):
+    fake_openai.push(read_readme())
+    fake_openai.push(text_reply("trop tard"), delay=3.0)
+    limits = Limits(max_turns=4, model_timeout=0.3, tool_timeout=5.0)
+    result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
+    assert result.reason == "timeout" and "n'a pas répondu en 0.3 s" in result.message
+    assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "tool"]
+
+
+@pytest.mark.parametrize(
+    ("fault", "words"),
+    [
+        ({"body": text_reply("coupé"), "truncate": 25}, "réponse interrompue"),
+        ({"drop": True}, "réponse interrompue"),
+        ({"body": '{"choices": [{"message": {"role": "assis'}, "pas du JSON valide"),
+        ({"body": "<html>Maintenance</html>"}, "pas du JSON valide"),
+        ({"body": {"id": "gen-1", "object": "chat.completion", "choices": []}}, "`choices` vide"),
+        ({"body": {"usage": {"prompt_tokens": 3}}}, "`choices` vide"),
+        ({"body": error_body("Upstream provider crashed", 502)}, "indisponible"),  # in a 200
+    ],
+    ids=["truncated", "dropped", "json-cut", "html", "no-choices", "no-choices-key", "error-200"],
+)
+@pytest.mark.parametrize("turn", [1, 2])
+def test_broken_bodies_stop_cleanly(fake_openai, tools, tmp_path, fault, words, turn):
+    if turn == 2:
+        fake_openai.push(read_readme())
+    fake_openai.push(**fault)
+    result, sleeps = mission(fake_openai, tools, tmp_path)
+    assert (result.reason, sleeps) == ("api_error", [])
+    assert words in result.message
+    assert len(result.messages) == (2 if turn == 1 else 4)
+
+
+def test_finish_reason_length_stops_and_keeps_the_cut_answer(fake_openai, tools, tmp_path):
+    fake_openai.push(read_readme())
+    fake_openai.push(text_reply("Le projet est un harn", finish_reason="length"))
+    result, _ = mission(fake_openai, tools, tmp_path)
+    assert result.reason == "length" and "coupée" in result.message
+    assert result.messages[-1] == {"role": "assistant", "content": "Le projet est un harn"}
+
+
+# --- the model's tool calls ------------------------------------------------------------------
+
+
+def broken_call(arguments: str, name: str = "read_file") -> dict[str, Any]:
+    function = {"name": name, "arguments": arguments}
+    call = {"id": "call_bad", "type": "function", "function": function}
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    return completion_body(message, "tool_calls")
+
+
+@pytest.mark.parametrize(
+    ("reply", "observation"),
+    [
+        (broken_call('{"path": "README.md"'), "Erreur : arguments de read_file : JSON invalide"),
+        (broken_call('"README.md"'), "Erreur : arguments de read_file : un objet JSON est attendu"),
+        (broken_call('{"file": "README.md"}'), "Erreur : read_file : argument manquant : path"),
+        (broken_call('{"path": 7}'), "Erreur : read_file : path doit être de type string"),
+        (broken_call("{}", name="delete_repo"), "Erreur : outil inconnu : delete_repo. Outils"),
+    ],
+    ids=["invalid-json", "not-an-object", "missing-field", "wrong-type", "unknown-tool"],
+)
+def test_bad_tool_calls_become_observations_the_model_reads(
+    fake_openai, tools, tmp_path, reply, observation
+):
+    fake_openai.push(reply)
+    fake_openai.push(read_readme())  # the model reads the error and changes its strategy
+    fake_openai.push(text_reply("Résumé."))
+    result, _ = mission(fake_openai, tools, tmp_path)
+    assert result.reason == "answer"
+    first, second = tool_messages(fake_openai, 1), tool_messages(fake_openai, 2)
+    assert len(first) == 1 and first[0].startswith(observation)
+    assert second[1] == README  # recovered
+    assert result.messages[3]["tool_call_id"] == "call_bad"
+
+
+def test_invalid_json_arguments_are_sent_back_as_received(fake_openai, tools, tmp_path):
+    # RULE 1: the assistant message goes back unchanged, broken arguments included.
+    fake_openai.push(broken_call('{"path": '))
+    fake_openai.push(text_reply("Pardon."))
+    mission(fake_openai, tools, tmp_path)
+    sent = fake_openai.chat_requests[1].body["messages"][2]
+    assert sent["tool_calls"][0]["function"]["arguments"] == '{"path": '
+
+
+def duplicate_ids_reply() -> dict[str, Any]:
+    reply = tool_reply(("read_file", {"path": "a.txt"}), ("read_file", {"path": "c.txt"}))
+    for call in reply["choices"][0]["message"]["tool_calls"]:
+        call["id"] = "call_dup"
+    return reply
+
+
+DUPLICATE = "Duplicate value for 'tool_call_id' of call_dup in message[2]"
+
+
+def test_duplicate_tool_call_ids_are_run_and_sent_with_the_documented_problem(
+    fake_openai, tools, tmp_path
+):
+    # The harness keeps the model's ids (RULE 1) and answers each call (RULE 2): two results
+    # under one id. A lenient server (this fake, like OpenAI's) answers; check_conversation
+    # names the one problem, at the assistant message.
+    fake_openai.push(duplicate_ids_reply())
+    fake_openai.push(text_reply("Résumé."))
+    result, _ = mission(fake_openai, tools, tmp_path, documented=(DUPLICATE,))
+    assert result.reason == "answer"
+    assert [(m["tool_call_id"], m["content"]) for m in result.messages[3:5]] == [
+        ("call_dup", "contenu de a\n"),
+        ("call_dup", "contenu de c\n"),
+    ]
+    assert tool_messages(fake_openai, 1) == ["contenu de a\n", "contenu de c\n"]
+
+
+def test_duplicate_tool_call_ids_refused_by_a_strict_provider_stop_cleanly(
+    fake_openai, tools, tmp_path
+):
+    text = "messages.1.content.1: `tool_use` ids must be unique"
+    raw = {"type": "error", "error": {"type": "invalid_request_error", "message": text}}
+    fake_openai.push(duplicate_ids_reply())
+    fake_openai.push(error_body("Provider returned error", 400, raw=raw), status=400)
+    result, _ = mission(fake_openai, tools, tmp_path, documented=(DUPLICATE,))
+    assert result.reason == "api_error" and text in result.message
+
+
+def test_one_failing_call_among_several_keeps_every_result_in_order(fake_openai, tools, tmp_path):
+    fake_openai.push(
+        tool_reply(
+            ("read_file", {"path": "a.txt"}),
+            ("read_file", {"path": "absent.txt"}),
+            ("read_file", {"path": "c.txt"}),
+        )
+    )
+    fake_openai.push(text_reply("a et c lus, b absent."))
+    result, _ = mission(fake_openai, tools, tmp_path)
+    assert result.reason == "answer"
+    calls = result.messages[2]["tool_calls"]
+    assert [m["tool_call_id"] for m in result.messages[3:6]] == [c["id"] for c in calls]
+    assert tool_messages(fake_openai, 1) == [
+        "contenu de a\n",
+        "Erreur : absent.txt introuvable",
+        "contenu de c\n",
+    ]
+
+
+# --- the tools themselves --------------------------------------------------------------------
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie waiting to be reaped."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def survivors(pids: list[int], seconds: float = 5.0) -> list[int]:
+    """The processes still alive after at most `seconds` (a bounded poll, not a timing assert)."""
+    deadline = time.monotonic() + seconds
+    while (left := [p for p in pids if alive(p)]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return left
+
+
+def test_hanging_tool_is_killed_with_its_whole_process_group(fake_openai, tools, tmp_path):
+    command = "echo $$ >> pids; sleep 300 & echo $! >> pids; sleep 300 & echo $! >> pids; wait"
+    fake_openai.push(tool_reply(("bash", {"command": command})))
+    limits = Limits(max_turns=4, model_timeout=5.0, tool_timeout=0.3)
+    result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
+    assert result.reason == "timeout" and "l'outil bash a dépassé 0.3 s" in result.message
+    assert result.messages[-1]["content"] == "Erreur : délai de 0.3 s dépassé, commande arrêtée"
+    pids = [int(p) for p in (tmp_path / "ws" / "pids").read_text().split()]
+    assert len(pids) == 6  # the shell and its two sleeps, for the run and for its replay
+    assert survivors(pids) == []  # no orphan left behind
+
+
+def test_megabytes_of_output_are_capped_before_the_model_sees_them(fake_openai, tools, tmp_path):
+    root = tmp_path / "ws"
+    (root / "big.txt").write_text("x" * 300_000, encoding="utf-8")
+    with open(root / "huge.log", "wb") as file:
+        file.truncate(50_000_000)  # sparse: costs nothing on disk
+    fake_openai.push(
+        tool_reply(
+            ("bash", {"command": "echo DEBUT; yes ligne | head -c 5000000; echo FIN"}),
+            ("read_file", {"path": "big.txt"}),
+            ("read_file", {"path": "huge.log"}),
+        )
+    )
+    fake_openai.push(text_reply("Trop long."))
+    result, _ = mission(fake_openai, tools, tmp_path)
+    shell, big, huge = tool_messages(fake_openai, 1)
+    assert shell.startswith("DEBUT\n") and shell.endswith("FIN\n[code de sortie : 0]")
+    assert "octets au milieu] …" in shell and len(shell) < 21_000
+    assert big.endswith("… [tronqué : 200000 caractères de plus]") and len(big) < 100_100
+    assert huge.startswith("Erreur : huge.log dépasse 2000000 octets")
+    assert len(json.dumps(fake_openai.chat_requests[1].body)) < 150_000
+
+
+def test_binary_and_non_utf8_files_reach_the_model_as_marked_text(fake_openai, tools, tmp_path):
+    root = tmp_path / "ws"
+    (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe" * 300)
+    (root / "latin1.txt").write_bytes("café crème".encode("latin-1"))
+    fake_openai.push(
+        tool_reply(("read_file", {"path": "image.png"}), ("read_file", {"path": "latin1.txt"}))
+    )
+    fake_openai.push(text_reply("Une image et un texte latin-1."))
+    result, _ = mission(fake_openai, tools, tmp_path)
+    assert result.reason == "answer"
+    image, latin = tool_messages(fake_openai, 1)
+    assert image.startswith("[fichier binaire de 5400 octets") and "\0" not in image
+    assert latin == "[fichier non UTF-8 : octets illisibles remplacés par �]\ncaf� cr�me"
+
+
+# --- learners' bad input -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{"model_timeout": 0}, {"model_timeout": -1},
+                                     {"tool_timeout": 0}, {"tool_timeout": float("nan")}])
+def test_limits_without_a_positive_timeout_are_refused_in_french(options):
+    # Before: model_timeout=-1 made run() raise httpx's "Timeout value out of range" mid-run.
+    with pytest.raises(ValueError, match="doit être un nombre de secondes > 0"):
+        Limits(**options)
+
+
+def test_a_learners_tool_that_misbehaves_becomes_an_observation(fake_openai, tools, tmp_path):
+    empty = {"type": "object", "properties": {}}
+
+    def crashes() -> str:
+        raise RuntimeError("oups")
+
+    mine = [Tool("plante", "Plante.", empty, crashes),
+            Tool("rien", "Ne renvoie rien.", empty, lambda: None),  # type: ignore[arg-type]
+            Tool("schema", "Schéma cassé.", "pas un dict", lambda: "ok")]  # type: ignore[arg-type]
+    fake_openai.push(tool_reply(("plante", {}), ("rien", {}), ("schema", {})))
+    fake_openai.push(text_reply("Trois outils essayés."))
+    # A new tool must also be allowed: the default policy denies any tool it does not list.
+    policy = Policy(allow=[t.name for t in tools + mine])
+    result, _ = mission(fake_openai, tools + mine, tmp_path, policy=policy)
+    assert result.reason == "answer"
+    crashed, nothing, schema = tool_messages(fake_openai, 1)
+    assert crashed == "Erreur : plante a échoué : RuntimeError : oups"
+    assert nothing == "None"  # str() of what came back: the model still gets a text
+    assert schema.startswith("Erreur : appel illisible (AttributeError")
+
+
+def test_an_approver_that_crashes_runs_nothing(fake_openai, tools, tmp_path):
+    def broken(call: dict, decision: object) -> bool:
+        raise RuntimeError("approbateur cassé")
+
+    fake_openai.push(tool_reply(("bash", {"command": "touch marqueur"})))
+    model = OpenRouterModel("fake/model", api_key=KEY, base_url=fake_openai.url)
+    with pytest.raises(RuntimeError, match="approbateur cassé"):  # a bug shown, not hidden
+        run(TASK, model, tools, policy=STRICT_POLICY, approver=broken)
+    assert not (tmp_path / "ws" / "marqueur").exists()  # and the command never ran
+
+
+# --- what the sandbox does not stop (docs/reliability.md) -----------------------------------
+# These tests prove documented limits. If one fails one day, the hole is closed: update the doc.
+
+
+def test_setsid_escapes_the_process_group_kill(tools, tmp_path):
+    bash = next(t for t in tools if t.name == "bash")
+    command = "setsid sleep 300 >/dev/null 2>&1 & echo $! > pid; sleep 0.2"
+    assert bash.function(command=command, timeout=5.0) == "[code de sortie : 0]"
+    pid = int((tmp_path / "ws" / "pid").read_text())
+    try:
+        assert alive(pid)  # a new session: killpg() of the command's group does not reach it
+    finally:
+        os.kill(pid, 9)  # our own orphan, by its pid
+    assert survivors([pid]) == []
+
+
+def test_a_hard_link_to_an_outside_file_is_not_detected(tools, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("HORS DU DOSSIER", encoding="utf-8")
+    os.link(secret, tmp_path / "ws" / "lien_dur.txt")  # what `ln ../secret.txt .` would do
+    read_file, edit_file = tools[0].function, tools[2].function
+    assert read_file(path="lien_dur.txt") == "HORS DU DOSSIER"  # same inode: no way to tell
+    edit_file(path="lien_dur.txt", old="HORS", new="DANS")
+    assert secret.read_text(encoding="utf-8") == "DANS DU DOSSIER"
+
+
+@pytest.mark.parametrize("command", [
+    "r''m -rf ~/projet",  # the rules read the text, bash reads the words
+    "python3 -c \"import shutil; shutil.rmtree('/tmp/ailleurs')\"",
+    "git -c alias.envoie=push envoie",
+    "$(printf cu)rl http://exemple.org",
+])
+def test_the_command_rules_are_a_list_of_known_dangers_not_a_sandbox(command):
+    call = {"function": {"name": "bash", "arguments": json.dumps({"command": command})}}
+    assert check(call, DEFAULT_POLICY).verdict == "allow"  # STRICT_POLICY asks a human instead
+    assert check(call, STRICT_POLICY).verdict == "ask"
