@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .errors import ApiError, HarnessError, ModelTimeout
+from .errors import HarnessError, ModelTimeout
 from .messages import system, tool_result, user
 from .models import Completion, Model
 from .policy import DEFAULT_POLICY, Approver, Policy
@@ -70,10 +70,8 @@ def run(
             reply = model.complete(rec.messages, rec.schemas, timeout=limits.model_timeout)
         except ModelTimeout as err:
             return rec.stop("timeout", f"Arrêt : {err.explication}")
-        except ApiError as err:
-            return rec.stop("api_error", f"Arrêt : l'API refuse l'appel ({err}). {err.explication}")
-        except HarnessError as err:  # no model to call: no key, or a replay at its end
-            return rec.stop("api_error", f"Arrêt : {err.explication}")
+        except HarnessError as err:  # refused by the API, network down, no key...
+            return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
         # RULE 1: keep the assistant message as is, tool_calls included.
         rec.add("reply", describe(reply), reply.message, data=usage_of(reply))
         # EXIT: no tool request means the model has finished.

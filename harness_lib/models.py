@@ -58,13 +58,15 @@ class ReplayModel:
 
     name = "replay"
 
-    def __init__(self, replies: list[Message]) -> None:
+    def __init__(self, replies: list[Message], finish_reasons: list[str] | None = None) -> None:
         self.replies = list(replies)
+        self.finish_reasons = list(finish_reasons or [])
         self.position = 0
 
     @classmethod
     def from_trace(cls, trace: Trace) -> ReplayModel:
-        return cls([e.message for e in trace.events if e.kind == "reply" and e.message])
+        replies = [e for e in trace.events if e.kind == "reply" and e.message]
+        return cls([e.message for e in replies], [e.data.get("finish_reason", "") for e in replies])
 
     def complete(
         self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
@@ -77,5 +79,7 @@ class ReplayModel:
         message = self.replies[self.position]
         self.position += 1
         body = {"model": self.name, "messages": messages, "tools": tools}
-        reason = "tool_calls" if message.get("tool_calls") else "stop"
+        recorded = self.finish_reasons[self.position - 1] if self.position <= len(
+            self.finish_reasons) else ""
+        reason = recorded or ("tool_calls" if message.get("tool_calls") else "stop")
         return Completion(message, reason, None, {"url": "replay://", "headers": {}, "body": body})

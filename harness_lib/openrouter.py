@@ -31,9 +31,8 @@ import httpx
 
 from .errors import ApiError, MissingKey, ModelTimeout
 from .messages import Message
-from .models import Completion
+from .models import DEFAULT_MODEL, Completion
 
-DEFAULT_MODEL = "openai/gpt-4o-mini"  # cheap, calls tools; override with HARNESS_MODEL
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.
 APP_HEADERS = {"HTTP-Referer": "http://localhost", "X-Title": "La boucle agentique"}

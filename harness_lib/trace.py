@@ -49,7 +49,8 @@ ARROWS: dict[str, tuple[str, str]] = {
 def describe(event: Event) -> str:
     """One line per event, as the CLI prints it: « [tour 1] Harness → Modèle : … »."""
     source, target = ARROWS[event.kind]
-    text = " ".join(event.text.split())
+    # One line, without control characters: a file's escape codes must not drive the terminal.
+    text = " ".join("".join(c if c.isprintable() else " " for c in event.text).split())
     return f"[tour {event.turn}] {source} → {target} : {text[:200]}{'…' if len(text) > 200 else ''}"
 
 

@@ -300,10 +300,22 @@ def test_send_never_raises_whatever_it_gets(messages: object, tools: object) -> 
     assert render(result).startswith("<div")
 
 
-def test_a_conversation_the_mock_cannot_digest_is_reported_calmly() -> None:
-    # check_conversation accepts tool_calls on a system message; the mock chokes on it.
-    result = send([system("x"), {"role": "system", "content": "", "tool_calls": 1}], show=False)
+def test_an_unexpected_failure_is_reported_calmly(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        name = "cassé"
+
+        def complete(self, messages: Any, tools: Any, timeout: float = 120.0) -> Any:
+            raise RuntimeError("boum")
+
+    monkeypatch.setattr(playground, "current_model", lambda: Broken())
+    result = send([system("x"), {"role": "user", "content": "y"}], show=False)
     assert isinstance(result, HarnessError) and "Rien n'est cassé" in result.explication
+
+
+def test_tool_calls_on_a_system_message_do_not_confuse_the_mock() -> None:
+    result = send([system("x"), {"role": "system", "content": "", "tool_calls": 1},
+                   {"role": "user", "content": "Bonjour"}], show=False)
+    assert isinstance(result, Completion)
 
 
 tool_defs = st.lists(st.fixed_dictionaries({"type": st.just("function")}, optional={
