@@ -60,6 +60,13 @@ class Policy:
     deny_tools: Collection[str] = ()  # never run
     deny_commands: tuple[tuple[str, str], ...] = ()  # (rule, regex) on bash's command
 
+    def __post_init__(self) -> None:
+        # ("rm",) would silently unpack as the rule "r" with the pattern "m".
+        for rule in self.deny_commands:
+            pair = isinstance(rule, tuple) and len(rule) == 2
+            if not pair or not all(isinstance(part, str) for part in rule):
+                raise ValueError(f"deny_commands attend des paires (règle, expression) : {rule!r}")
+
 
 DEFAULT_POLICY = Policy(allow=("read_file", "list_files", "edit_file", "bash"),
                         deny_commands=DANGEROUS_COMMANDS)

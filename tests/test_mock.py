@@ -124,3 +124,14 @@ def test_a_refused_edit_is_reported_not_claimed():
                  policy=STRICT_POLICY, approver=auto_refuse)
     assert result.reason == "answer"
     assert "pas pu corriger" in result.answer and "traite maintenant" not in result.answer
+
+
+def test_replay_keeps_the_recorded_finish_reason():
+    from harness_lib import Trace
+
+    trace = Trace()
+    from harness_lib.trace import Event
+
+    cut = assistant("Le projet est un")
+    trace.add(Event("reply", 1, "coupé", cut, {"finish_reason": "length"}))
+    assert ReplayModel.from_trace(trace).complete([], []).finish_reason == "length"

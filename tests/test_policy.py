@@ -122,3 +122,12 @@ def test_cli_approver_asks_on_stdin(monkeypatch, capsys, typed, approved):
     shown = capsys.readouterr().out
     assert 'bash avec {"command": "rm notes.txt\\necho fini"}' in shown  # newline made visible
     assert decision.reason in shown and "Autoriser ? [o/N]" in shown
+
+
+def test_deny_commands_must_be_pairs():
+    import pytest as _pytest
+
+    from harness_lib.policy import Policy
+
+    with _pytest.raises(ValueError, match="paires"):
+        Policy(deny_commands=("rm",))

@@ -32,3 +32,8 @@ def test_describe_names_both_sides():
         describe(Event("reply", 2, "Réponse finale"))
         == "[tour 2] Modèle → Harness : Réponse finale"
     )
+
+
+def test_describe_drops_control_characters():
+    line = describe(Event("tool_result", 1, "a\x1b[2Jb\x07c"))
+    assert "\x1b" not in line and "\x07" not in line and line.endswith("a [2Jb c")
