@@ -1,0 +1,278 @@
+"""Benchmarks: what a learner waits for, measured on this machine.
+
+    python bench/run.py                       # everything, 5 runs of each measure
+    python bench/run.py --quick               # 1 run, small traces, no notebooks
+    python bench/run.py --repeat 9 --out bench/results/latest.json
+
+Each figure is the median of several runs of the wall-clock time (what a learner
+waits for), with min and max beside it. On a shared machine wall time also counts
+the moments other processes held the core, so the CPU time of the same runs is
+shown too: a MISS whose CPU time is under target means "busy machine, run again".
+Notebooks are ratios to an empty notebook run in the same rounds.
+Standard library only, plus nbclient for the notebooks. Targets: bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # works from a checkout, installed or not
+
+from harness_lib import Limits, MockModel, run, workspace_tools  # noqa: E402
+from harness_lib.diagram import from_trace  # noqa: E402
+from harness_lib.mermaid import parse, to_mermaid  # noqa: E402
+from harness_lib.scenarios import WAIT_TASK, example_workspace  # noqa: E402
+from harness_lib.tools import Tool  # noqa: E402
+from harness_lib.trace import Trace  # noqa: E402
+
+HEAVY = ("httpx", "ipywidgets", "IPython")  # must not load with `import harness_lib`
+IMPORT_CODE = f"""
+import json, sys, time
+wall, cpu = time.perf_counter(), time.process_time()
+import harness_lib
+wall, cpu = 1000 * (time.perf_counter() - wall), 1000 * (time.process_time() - cpu)
+heavy = sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r}))
+print(json.dumps({{"wall": wall, "cpu": cpu, "heavy": heavy}}))
+"""
+
+
+@dataclass
+class Result:
+    name: str
+    unit: str  # ms, ms/turn, s, x (a ratio), exponent
+    runs: list[float]  # wall-clock figures
+    target: float | None  # passes when the median is below it (None: a figure, no target)
+    cpu: list[float] = field(default_factory=list)  # the same runs in CPU time, if measured
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs) if self.runs else math.nan  # nan: it failed
+
+    @property
+    def passed(self) -> bool:
+        return self.target is None or self.median < self.target  # nan < target is False
+
+
+def clocks(fn: Callable[..., object], *args: Any) -> tuple[float, float]:
+    """Milliseconds one call fn(*args) takes: (wall clock, CPU time of this process)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn(*args)
+    return 1000 * (time.perf_counter() - wall), 1000 * (time.process_time() - cpu)
+
+
+def measure(name: str, target: float, repeat: int, fn: Callable[..., object], *args: Any
+            ) -> Result:
+    wall, cpu = zip(*(clocks(fn, *args) for _ in range(repeat)), strict=True)
+    return Result(name, "ms", list(wall), target, list(cpu))
+
+
+def import_time(repeat: int) -> Result:
+    """`import harness_lib` in a fresh interpreter, which must not pull in httpx or widgets."""
+    seen = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", IMPORT_CODE], cwd=ROOT, capture_output=True,
+                             text=True, check=True, timeout=120)
+        seen.append(json.loads(out.stdout))
+        assert not seen[-1]["heavy"], f"import harness_lib loads {seen[-1]['heavy']}"
+    return Result("import harness_lib (fresh process)", "ms", [s["wall"] for s in seen], 100,
+                  [s["cpu"] for s in seen])
+
+
+class TimedModel:
+    """A model that adds the time spent inside `complete` to `seconds`."""
+
+    def __init__(self, model: MockModel) -> None:
+        self.model, self.name, self.price, self.seconds = model, model.name, model.price, 0.0
+
+    def complete(self, messages: list, tools: list, timeout: float = 120.0) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.model.complete(messages, tools, timeout)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+
+def timed_tools(tools: Sequence[Tool], clock: list[float]) -> list[Tool]:
+    """The same tools, each adding its own running time to clock[0]."""
+
+    def wrap(function: Callable[..., str]) -> Callable[..., str]:
+        def timed(**kwargs: Any) -> str:
+            start = time.perf_counter()
+            try:
+                return function(**kwargs)
+            finally:
+                clock[0] += time.perf_counter() - start
+
+        return timed
+
+    return [replace(tool, function=wrap(tool.function)) for tool in tools]
+
+
+def harness_overhead(repeat: int, turns: int = 15) -> Result:
+    """ms per turn spent in the harness itself: the run minus the model's and the tools' time.
+
+    The tools' argument parsing and checks (tools.execute) count as harness work.
+    """
+    runs, shares = [], []
+    for _ in range(repeat):
+        model, clock = TimedModel(MockModel()), [0.0]
+        tools = timed_tools(workspace_tools(example_workspace("attente")), clock)
+        start = time.perf_counter()
+        done = run(WAIT_TASK, model, tools, limits=Limits(max_turns=turns))
+        total = time.perf_counter() - start
+        assert done.reason == "max_turns", done.reason
+        runs.append(1000 * (total - model.seconds - clock[0]) / turns)
+        shares.append((total - model.seconds - clock[0]) / total)
+    return Result(f"harness overhead, {turns}-turn run", "ms/turn", runs, 1.0,
+                  info={"harness_share_of_run": round(statistics.median(shares), 3)})
+
+
+def wait_trace(turns: int) -> Trace:
+    """A real run of the WAIT mission: it polls until Limits(max_turns) stops it."""
+    tools = workspace_tools(example_workspace("attente"))
+    return run(WAIT_TASK, MockModel(), tools, limits=Limits(max_turns=turns)).trace
+
+
+def whole_diagram(trace: Trace) -> str:
+    return to_mermaid(from_trace(trace))
+
+
+def diagram_work(repeat: int, sizes: Sequence[int]) -> list[Result]:
+    """trace -> annotated Mermaid, its parse, and the text at step k, for growing traces."""
+    results, whole = [], {}
+    for turns in sizes:
+        trace = wait_trace(turns)
+        diagram = from_trace(trace)
+        text, steps, k = to_mermaid(diagram), len(diagram.steps), len(diagram.steps) // 2
+        whole[steps] = measure(f"diagram, {turns} turns ({steps} steps)", 20, repeat,
+                               whole_diagram, trace)
+        results += [whole[steps], measure(f"  parse, {turns} turns", 20, repeat, parse, text),
+                    measure(f"  to_mermaid(upto={k}), {turns} turns", 10, repeat,
+                            to_mermaid, diagram, k)]
+    if len(whole) >= 2:  # cost ~ steps**b between the two largest traces: b = 1 is linear
+        (small, a), (large, b) = sorted(whole.items())[-2:]
+        slope = math.log(large / small)
+        results.append(Result(
+            f"  growth exponent, {small} -> {large} steps", "exponent",
+            [math.log(b.median / a.median) / slope], 1.3,
+            [math.log(statistics.median(b.cpu) / statistics.median(a.cpu)) / slope]))
+    return results
+
+
+def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
+    """Python time to move a player one step (state + widget update), per trace size."""
+    from harness_lib.player import Player  # imports ipywidgets: only here
+
+    results = []
+    for turns in sizes:
+        player = Player(wait_trace(turns))
+        ks = range(1, player.total + 1, max(1, player.total // 20))  # ~20 steps across
+        rounds = [[clocks(player.go, k) for k in ks] for _ in range(repeat)]
+        results.append(Result(
+            f"player.go(k), {turns} turns ({player.total} steps)", "ms",
+            [statistics.median(wall for wall, _ in steps) for steps in rounds], 10,
+            [statistics.median(cpu for _, cpu in steps) for steps in rounds]))
+    return results
+
+
+def execute_notebook(path: Path | None, cwd: Path) -> float:
+    """Seconds to run a notebook under nbclient, kernel start and stop included (None: empty)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4) if path else nbformat.v4.new_notebook()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
+        "PYTHONPATH", "")]).rstrip(os.pathsep)}  # the kernel imports harness_lib from here
+    client = NotebookClient(nb, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(cwd)}})
+    start = time.perf_counter()
+    client.execute(env=env, stderr=subprocess.DEVNULL)  # quiet: cell errors still raise
+    return time.perf_counter() - start
+
+
+def notebooks(repeat: int, folder: Path = ROOT / "notebooks", warm_up: bool = True
+              ) -> list[Result]:
+    """Each notebook's run time over an empty notebook's (the kernel's start), same rounds.
+
+    A notebook that fails is a MISS with its error, and is not run again.
+    """
+    times: dict[Path | None, list[float]] = {None: [], **{
+        path: [] for path in sorted(folder.glob("*.ipynb"))}}
+    errors: dict[Path | None, str] = {}
+    if warm_up:  # the session's first kernel start is slower: not a fair reference
+        execute_notebook(None, folder)
+    for _ in range(repeat):  # interleaved, so that a busy minute weighs on all alike
+        for path in [p for p in times if p not in errors]:
+            try:
+                times[path].append(execute_notebook(path, folder))
+            except Exception as err:  # a notebook being written may fail: say so, go on
+                lines = re.sub(r"\x1b\[[0-9;]*m", "", str(err)).strip().splitlines()
+                errors[path] = f"{type(err).__name__}: {lines[-1][:160] if lines else ''}"
+    empty = times.pop(None)
+    base = statistics.median(empty)
+    results = [Result("empty notebook (kernel start)", "s", empty, None)]
+    return results + [Result(f"notebook {path.name}", "x", [t / base for t in runs], 2.0,
+                             info={"error": errors[path]} if path in errors else
+                             {"median_s": round(statistics.median(runs), 3),
+                              "beyond_kernel_s": round(statistics.median(runs) - base, 3)})
+                      for path, runs in times.items()]
+
+
+def table(results: Sequence[Result]) -> str:
+    lines = [f"{'measure':44} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
+             f"{'target':>14}  verdict"]
+    for r in results:
+        low, high = min(r.runs, default=math.nan), max(r.runs, default=math.nan)
+        cpu = f"{statistics.median(r.cpu):8.3f}" if r.cpu else f"{'-':>8}"
+        target = "-" if r.target is None else f"< {r.target:g} {r.unit}"
+        verdict = "-" if r.target is None else "PASS" if r.passed else "MISS"
+        lines.append(f"{r.name:44} {r.median:8.3f} {low:8.3f} {high:8.3f} {cpu} {target:>14}"
+                     f"  {verdict}")
+        lines += [f"    ! {r.info['error']}"] if "error" in r.info else []
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> list[Result]:
+    parser = argparse.ArgumentParser(description="What a learner waits for.")
+    parser.add_argument("--quick", action="store_true", help="1 run, small traces, no notebooks")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each measure (default 5)")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json")
+    args = parser.parse_args(argv)
+    repeat, sizes = (1, (2, 15)) if args.quick else (max(1, args.repeat), (2, 15, 100))
+    results = [import_time(repeat), harness_overhead(repeat)]
+    results += diagram_work(repeat, sizes) + player_step(repeat, sizes)
+    results += [] if args.quick else notebooks(repeat)
+    print(table(results))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join(["python", "bench/run.py", *(sys.argv[1:] if argv is None else argv)]),
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
+                    "platform": platform.platform(), "load": os.getloadavg()},
+        "results": [{**asdict(r), "median": r.median if r.runs else None, "passed": r.passed}
+                    for r in results],
+    }, indent=1), encoding="utf-8")
+    targets = [r for r in results if r.target is not None]
+    print(f"\n{sum(r.passed for r in targets)} PASS, {sum(not r.passed for r in targets)} MISS"
+          f" (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores) -> {args.out}")
+    return results
+
+
+if __name__ == "__main__":
+    sys.exit(1 if any(not r.passed for r in main()) else 0)
