@@ -1,17 +1,22 @@
 """The course in a real browser: JupyterLab in headless Chromium runs every notebook.
 
 One Lab server (on 127.0.0.1, a free port, a token, its root a temporary copy of
-notebooks/ so the committed files are never touched) and one Chromium (Debian's,
-driven by Playwright; never `playwright install`) serve the whole module. For each
-notebook: open it, run all cells, wait until every code cell has run, then check
-what a learner would see: no error output, every Mermaid diagram drawn, each
-player's « Suivante » and « Lecture » moving the diagram, the note and the context
-bar, the toggle in mock mode, and a full-page screenshot in tests/artifacts/.
-Every request that leaves 127.0.0.1 is aborted and recorded; none may be attempted.
+notebooks/ and harness_lib/, so the committed files are never touched) and one
+Chromium (Debian's, driven by Playwright; never `playwright install`) serve the whole
+module. For each notebook: open it, run all cells, wait until every code cell has
+run, then check what a learner would see: no error (in a cell, or in a widget
+callback), every Mermaid diagram drawn, each player's « Suivante », « Précédente »
+and « Lecture » moving the diagram, the note and the context bar, the toggle in mock
+mode, the API's « preceeding » refusal where the text announces it, and each
+`# ✏️` cell that sends messages[]: edited like a learner would (dropping the
+assistant message), it must bring that refusal. A full-page screenshot of each
+notebook goes to tests/artifacts/ (git-ignored). Every request that leaves
+127.0.0.1 is aborted and recorded; none may be attempted.
 
-Two self-tests check the checks on notebooks written here: a broken diagram and
-a raised exception must be seen, a learner's edit of messages[] must reach send().
-Without /usr/bin/chromium the module is skipped. About 1 to 2 minutes in all.
+Two self-tests check the checks on notebooks written here: a broken diagram, a
+raised exception and a failing widget callback must be seen; the toggle and a
+learner's edit of messages[] must reach send(). About 1.5 minutes here for the
+eight notebooks. Without /usr/bin/chromium the module is skipped.
 """
 
 from __future__ import annotations
@@ -429,6 +434,8 @@ def write_self_tests(folder: Path) -> None:
              "display({'text/vnd.mermaid': 'sequenceDiagram\\n    A->>B: bonjour'}, raw=True)"),
         md("```mermaid\nsequenceDiagram\n    A->>B: un ; casse le diagramme\n```"),
         code("import sys\nprint('un avertissement', file=sys.stderr)"),
+        code("import ipywidgets\nboom = ipywidgets.Button(description='boum')\n"
+             "boom.on_click(lambda _: {}['rappel'])\nboom"),
         code("1 / 0"),
     ])
     widgets = new(metadata=spec, cells=[
@@ -462,6 +469,9 @@ def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> 
     problems = failures(cells, notebook)
     assert len(problems) == 1 and "ZeroDivisionError" in problems[0], problems
     assert any("ZeroDivisionError" in e for e in kernel_errors(notebook))
+    # An exception in a widget callback shows in no cell: the kernel listener sees it.
+    notebook.panel.get_by_role("button", name="boum").click()
+    notebook.page.wait_for_function("() => window.harnessErrors.some(e => e.includes('rappel'))")
     assert screenshot(notebook).stat().st_size > 10_000
 
 
