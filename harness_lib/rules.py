@@ -1,0 +1,216 @@
+"""The rules an API checks on each message, and the provider's exact texts.
+
+`messages.check_conversation` asks this module about each message on its own
+(types, required fields, known roles), then checks who answers whom itself.
+Every `Problem` carries the provider's English `message`, `param` and `code`,
+word for word, plus an `explication` in French for learners.
+
+>>> [found] = shape_problems(2, {"role": "robot", "content": "Bonjour"})
+>>> found.param, found.code
+('messages[2].role', 'invalid_value')
+>>> print(found.explication[:48])
+Message 2 : role vaut « robot », un rôle qui n'e
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ApiError
+
+ROLES = ("system", "assistant", "user", "function", "tool", "developer")
+_TEXT_ROLES = ("system", "developer", "user", "tool")  # these must carry a content
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing the API would refuse, located by message `index` and `field`."""
+
+    index: int | None  # None when the problem is the list itself
+    field: str  # inside the message: "role", "tool_calls[0].id"... ("" = the message)
+    message: str  # the provider's exact English text
+    param: str  # the provider's `param`
+    code: str | None  # the provider's `code` (None for errors in the conversation's logic)
+    explication: str  # French, for learners
+
+    def __str__(self) -> str:
+        where = "messages" if self.index is None else f"messages[{self.index}]"
+        return f"{where}{'.' if self.field else ''}{self.field} : {self.explication}"
+
+    def as_api_error(self) -> ApiError:
+        error = {"message": self.message, "type": "invalid_request_error",
+                 "param": self.param, "code": self.code}
+        return ApiError(400, self.message, explication=self.explication, body={"error": error})
+
+
+# The provider's texts, word for word: rule -> (message, code, French explication).
+# {path} is where the API points, {at} is "Message 3 (role tool)".
+_RULES: dict[str, tuple[str, str | None, str]] = {
+    "messages_type": ("Invalid type for 'messages': expected an array of objects, but got {got} "
+                      "instead.", "invalid_type", "{at} doit être une liste de messages, pas "
+                      "{got_fr}."),
+    "messages_empty": ("Invalid 'messages': empty array. Expected an array with minimum length "
+                       "1, but got an empty array instead.", "empty_array", "{at} est vide : il "
+                       "faut au moins un message, par exemple la demande de l'utilisateur."),
+    "missing": ("Missing required parameter: '{path}'.", "missing_required_parameter",
+                "{at} : il manque le champ {field}.{hint}"),
+    "type": ("Invalid type for '{path}': expected {expected}, but got {got} instead.",
+             "invalid_type", "{at} : {what} doit être {expected_fr}, pas {got_fr}.{hint}"),
+    "role": ("Invalid value: '{value}'. Supported values are: 'system', 'assistant', 'user', "
+             "'function', 'tool', and 'developer'.", "invalid_value", "{at} : role vaut "
+             "« {short} », un rôle qui n'existe pas. Rôles possibles : system, developer, "
+             "user, assistant, tool."),
+    "empty_calls": ("Invalid '{path}': empty array. Expected an array with minimum length 1, "
+                    "but got an empty array instead.", "empty_array", "{at} : tool_calls est "
+                    "une liste vide. Sans demande d'outil, retirez ce champ."),
+    # Errors in the logic of the conversation: `param` is "messages.[i].field", code null.
+    "null": ("Invalid value for 'content': expected a string, got null.", None, "{at} : content "
+             "manque ou vaut null, et il n'y a pas de tool_calls. Un message assistant "
+             "contient un texte, des demandes d'outil, ou les deux."),
+    # OpenAI's wording for this one could not be confirmed: this is the one DeepSeek returns.
+    "duplicate": ("Duplicate value for 'tool_call_id' of {value} in message[{i}]", None,
+                  "{at} : l'identifiant {short} apparaît deux fois dans tool_calls. Chaque "
+                  "demande a son propre id, sinon ses résultats sont ambigus."),
+    "orphan": ("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+               "message with 'tool_calls'.", None, "{at} : ce résultat ne répond à aucune "
+               "demande, car {before}. Le modèle recevrait un résultat qu'il n'a pas demandé : "
+               "gardez le message assistant complet, avec ses tool_calls."),
+    "no_id": ("Missing parameter 'tool_call_id': messages with role 'tool' must have a "
+              "'tool_call_id'.", None, "{at} : le champ tool_call_id manque. Sans lui, on ne sait "
+              "pas à quelle demande d'outil ce résultat répond."),
+    "not_found": ("Invalid parameter: 'tool_call_id' of '{value}' not found in 'tool_calls' of "
+                  "previous message.", None, "{at} : son tool_call_id est {short}, mais le "
+                  "message assistant {turn} n'a demandé que {asked}. Chaque résultat doit "
+                  "reprendre l'identifiant d'une demande."),
+    "unanswered": ("An assistant message with 'tool_calls' must be followed by tool messages "
+                   "responding to each 'tool_call_id'. The following tool_call_ids did not have "
+                   "response messages: {value}", None, "{at} : il demande {asked}, mais aucun "
+                   "message tool ne répond à {short} juste après. Chaque demande reçoit son "
+                   "résultat (role tool, même tool_call_id) avant tout autre message."),
+}
+_CALL_SHAPE = " Une demande d'outil s'écrit {id, type: \"function\", function: {name, arguments}}."
+_HINTS = {
+    "": " Par exemple {\"role\": \"user\", \"content\": \"Bonjour\"}.",
+    "role": " Il dit qui parle : system, user, assistant ou tool.",
+    "content": " Chaque message porte un texte, même vide.",
+    "arguments": " Les arguments sont du JSON écrit dans une chaîne : json.dumps(...).",
+}
+_KINDS: tuple[tuple[type | tuple[type, ...], str, str], ...] = (  # bool first: True is an int
+    (bool, "a boolean", "un booléen"), (int, "an integer", "un entier"),
+    (float, "a decimal number", "un nombre décimal"), (str, "a string", "une chaîne (str)"),
+    ((list, tuple), "an array", "une liste"), (dict, "an object", "un objet (dict)"),
+)
+_CONTENT = "one of a string or array of objects"
+_EXPECTED_FR = {_CONTENT: "un texte (str) ou une liste de parties", "an array of objects":
+                "une liste de demandes d'outil", "a string": "une chaîne (str)",
+                "an object": "un objet (dict)"}
+
+
+def problem(rule: str, i: int | None, field: str = "", role: object = None,
+            **facts: object) -> Problem:
+    """Fill one rule's texts for message `i` (None: the list itself)."""
+    message, code, french = _RULES[rule]
+    path = "messages" if i is None else f"messages[{i}]" + (f".{field}" if field else "")
+    param = path if code else f"messages.[{i}].{field}"  # the API's two styles of `param`
+    at = "La liste messages" if i is None else f"Message {i}"
+    at += f" (role {role})" if isinstance(role, str) else ""
+    last = field.rsplit(".", 1)[-1]
+    hint = _HINTS.get(last, _CALL_SHAPE if field.startswith("tool_calls") else "")
+    filled = {"path": path, "i": i, "at": at, "field": field, "what": field or "le message",
+              "hint": hint, **facts}
+    return Problem(i, field, message.format(**filled), param, code, french.format(**filled))
+
+
+def got(value: object) -> dict[str, str]:
+    """How the API names the JSON type of `value` (got), and how we say it (got_fr)."""
+    if value is None:
+        return {"got": "null", "got_fr": "null (None)"}
+    for python_type, english, french in _KINDS:
+        if isinstance(value, python_type):
+            return {"got": english, "got_fr": french}
+    name = type(value).__name__  # could not even be sent as JSON
+    return {"got": f"a {name} (not JSON)", "got_fr": f"un objet Python {name}, absent de JSON"}
+
+
+def _wrong_type(i: int, field: str, value: object, expected: str, role: object = None) -> Problem:
+    return problem("type", i, field, role, expected=expected,
+                   expected_fr=_EXPECTED_FR[expected], **got(value))
+
+
+def short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def id_list(ids: dict[str, None]) -> str:
+    """At most five ids, for an explication: « call_1, call_2, … »."""
+    shown = ", ".join(short(x) for x in list(ids)[:5])
+    return shown + (", …" if len(ids) > 5 else "") if ids else "aucun identifiant valide"
+
+
+# --- Shape: each message on its own. ---
+
+
+def shape_problems(i: int, msg: object) -> list[Problem]:
+    """What the API refuses in message `i` on its own: its type, role, content, tool calls."""
+    if not isinstance(msg, dict):
+        return [_wrong_type(i, "", msg, "an object")]
+    if "role" not in msg:
+        return [problem("missing", i, "role")]
+    role = msg["role"]
+    if not isinstance(role, str):
+        return [_wrong_type(i, "role", role, "a string")]
+    if role not in ROLES:
+        return [problem("role", i, "role", value=role, short=short(role))]
+    problems = _content_problems(i, msg, role)
+    if role == "assistant":
+        problems += _tool_calls_problems(i, msg.get("tool_calls"))
+    call_id = msg.get("tool_call_id")
+    if role == "tool" and call_id is not None and not isinstance(call_id, str):
+        problems.append(_wrong_type(i, "tool_call_id", call_id, "a string", role))
+    return problems
+
+
+def _content_problems(i: int, msg: dict[Any, Any], role: str) -> list[Problem]:
+    required = role in _TEXT_ROLES  # an assistant may omit its text when it calls tools
+    if "content" not in msg:
+        return [problem("missing", i, "content", role)] if required else []
+    content = msg["content"]
+    if isinstance(content, str) or (content is None and not required):
+        return []
+    if isinstance(content, list):  # a list of parts ({"type": "text", ...}): objects only
+        return [_wrong_type(i, f"content[{k}]", part, "an object", role)
+                for k, part in enumerate(content) if not isinstance(part, dict)]
+    return [_wrong_type(i, "content", content, _CONTENT, role)]
+
+
+def _tool_calls_problems(i: int, calls: object) -> list[Problem]:
+    if calls is None:
+        return []
+    if not isinstance(calls, list):
+        return [_wrong_type(i, "tool_calls", calls, "an array of objects", "assistant")]
+    if not calls:
+        return [problem("empty_calls", i, "tool_calls", "assistant")]
+    return [p for j, call in enumerate(calls) for p in _call_problems(i, f"tool_calls[{j}]", call)]
+
+
+def _call_problems(i: int, path: str, call: object) -> list[Problem]:
+    if not isinstance(call, dict):
+        return [_wrong_type(i, path, call, "an object", "assistant")]
+    problems = _fields(i, path, call, {"id": str, "type": str, "function": dict})
+    if isinstance(call.get("function"), dict):
+        problems += _fields(i, f"{path}.function", call["function"], {"name": str,
+                                                                       "arguments": str})
+    return problems
+
+
+def _fields(i: int, path: str, obj: dict[Any, Any], fields: dict[str, type]) -> list[Problem]:
+    """Required fields of a tool call (or of its `function`), with their types."""
+    problems = []
+    for name, python_type in fields.items():
+        if name not in obj:
+            problems.append(problem("missing", i, f"{path}.{name}", "assistant"))
+        elif not isinstance(obj[name], python_type):
+            expected = "a string" if python_type is str else "an object"
+            problems.append(_wrong_type(i, f"{path}.{name}", obj[name], expected, "assistant"))
+    return problems
