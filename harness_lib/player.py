@@ -167,7 +167,13 @@ class Player:
         known = w.Accordion(children=[self._known], titles=["Que sait le modèle ?"])
         text = w.Accordion(children=[self._text], titles=["Version texte"])
         controls = w.HBox([self._play, previous, following, self._slider, *self._labels])
-        return w.VBox([controls, self._status, self._out, self._note, self._bar, known, text])
+        box = w.VBox([controls, self._status, self._out, self._note, self._bar, known, text])
+        # Stable hooks for the browser test (and for anyone styling the course).
+        for widget, name in [(box, "player"), (self._play, "play"), (self._slider, "slider"),
+                             (previous, "previous"), (following, "next"), (self._labels[0], "step"),
+                             (self._out, "diagram"), (self._note, "note"), (self._bar, "bar")]:
+            widget.add_class(f"harness-{name}")
+        return box
 
     def _refresh(self) -> None:
         """After the diagram changed: the slider's range and the transcript."""

@@ -68,6 +68,8 @@ class Playground:
         self.status = w.HTML()
         self.real_box = w.VBox([self.key, self.model_id])
         self.widget = w.VBox([self.choice, self.real_box, self.status])
+        self.choice.add_class("harness-toggle")  # stable hooks for the browser test
+        self.status.add_class("harness-status")
         self.key.observe(self._take_key, names="value")
         self.choice.observe(self._refresh, names="value")
         self.model_id.observe(self._refresh, names="value")
