@@ -1,0 +1,108 @@
+"""HTTP errors, said in French: what a status means and what the provider wrote.
+
+OpenRouter and the providers behind it answer an error as JSON, sometimes nested
+(the provider's own body kept as a string). `http_error` turns any such answer
+into an `ApiError`: the innermost text the provider wrote, a French explanation
+of the status, and how long the server asks to wait (`Retry-After`).
+
+>>> body = '{"error": {"message": "No auth credentials found", "code": 401}}'
+>>> error = http_error(401, body)
+>>> error.message
+'No auth credentials found'
+>>> print(error.explication)
+Clé d'API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).
+>>> http_error(429, "", retry_after_header="5").retry_after
+5.0
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from .errors import ApiError
+
+UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
+EXPLICATIONS = {
+    400: "Requête refusée par l'API : {message}",
+    401: "Clé d'API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).",
+    402: "Plus de crédits sur le compte : rechargez-le, ou utilisez un modèle gratuit ou simulé.",
+    403: "Requête refusée par la modération du fournisseur, ou pas le droit d'utiliser ce modèle.",
+    404: "Modèle ou adresse introuvable : vérifiez le nom du modèle et base_url.",
+    408: "Le fournisseur a dépassé son propre délai avant de répondre : réessayez.",
+    429: "Trop de requêtes : le fournisseur limite le débit. Attendez avant de relancer.",
+    **dict.fromkeys((500, 502, 503), UNAVAILABLE),
+}
+
+
+def http_error(status: int, text: str, retry_after_header: str | None = None) -> ApiError:
+    """Turn an HTTP error answer into an ApiError with the provider's own words."""
+    try:
+        body = json.loads(text)
+    except ValueError:  # an HTML page from a proxy, an empty body...
+        body = {"text": text[:2000]}
+    message = (isinstance(body, dict) and innermost_message(body)) or text[:300] or "(vide)"
+    explication = EXPLICATIONS.get(status, "L'API a répondu HTTP {status} : {message}")
+    return ApiError(
+        status,
+        message,
+        explication=explication.format(status=status, message=message),
+        body=body if isinstance(body, dict) else {"json": body},
+        retry_after=retry_after(retry_after_header),
+    )
+
+
+def innermost_message(value: Any) -> str | None:
+    """The deepest error text: OpenRouter wraps the provider's body in error.metadata.raw.
+
+    >>> raw = json.dumps({"error": {"message": "messages.1: tool_use without tool_result"}})
+    >>> innermost_message({"error": {"message": "Provider returned error",
+    ...                              "metadata": {"raw": raw}}})
+    'messages.1: tool_use without tool_result'
+    """
+    if isinstance(value, str):
+        try:  # `raw` is often the provider's own JSON body, kept as a string
+            value = json.loads(value)
+        except ValueError:
+            return value.strip() or None
+    if isinstance(value, list) and value:  # some providers answer a list of errors
+        value = value[0]
+    # {"error": {...}} (OpenAI, Anthropic), flat {"message": ...} (vLLM), {"error": "..."}
+    error = value.get("error", value) if isinstance(value, dict) else value
+    if not isinstance(error, dict):
+        return error if isinstance(error, str) and error else None
+    metadata = error.get("metadata") if isinstance(error.get("metadata"), dict) else {}
+    message = str(error["message"]) if error.get("message") else None
+    return innermost_message(metadata.get("raw")) or message
+
+
+def hide(value: Any, secret: str) -> Any:
+    """`value` with every `secret` inside its strings replaced by ***.
+
+    >>> hide({"error": ["Bad key sk-123"]}, "sk-123")
+    {'error': ['Bad key ***']}
+    """
+    if isinstance(value, str):
+        return value.replace(secret, "***")
+    if isinstance(value, dict):
+        return {hide(k, secret): hide(v, secret) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(hide(v, secret) for v in value)
+    return value
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header: "5" or an HTTP date."""
+    try:
+        return max(0.0, float(value or ""))
+    except ValueError:
+        pass
+    try:  # "Wed, 21 Oct 2026 07:28:00 GMT"
+        when = email.utils.parsedate_to_datetime(value or "")
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # HTTP dates are always GMT
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
