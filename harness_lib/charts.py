@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .diagram import ROLES, Diagram, Entry, transcript
+from .diagram import ROLES, Diagram, Entry, fr, transcript
 from .mermaid import to_mermaid
 from .messages import Message
 from .tokens import message_tokens
@@ -34,11 +34,6 @@ ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
                "assistant": "#1f6fb5", "tool": "#e67e22", "compact": "#16a2b8"}
 ADDED_STYLE = "outline:3px solid #111;outline-offset:-3px"  # the entries of the current step
 BOX = "font:12px/1.4 system-ui,sans-serif;max-width:760px"
-
-
-def fr(n: int) -> str:
-    """French thousands separator (a narrow no-break space): 2370 -> « 2 370 »."""
-    return f"{n:,}".replace(",", "\u202f")
 
 
 def _pct(part: int, whole: int) -> str:

@@ -16,13 +16,13 @@ counted: that is the course's context bar.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
 from .messages import Message
 from .tokens import message_tokens, tools_tokens
 from .trace import Event, Trace
+from .trace_diagram import ROUTES, TOOL_LOOP, count, message_label, note
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
 KEPT_BY_COMPACTION = ("system", "tools")
@@ -129,19 +129,16 @@ def one_line(text: str) -> str:
     return _BREAKS.sub(" ", text).strip()
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' if n > 1 else ''}"  # 1 outil, 2 outils
-
-
-def _fr(n: int) -> str:
-    return f"{n:,}".replace(",", "\u202f")  # French thousands: 1 390
+def fr(n: int) -> str:
+    """French thousands separator (a narrow no-break space): 2370 -> « 2 370 »."""
+    return f"{n:,}".replace(",", "\u202f")
 
 
 def transcript(diagram: Diagram) -> str:
     """Every step in plain French, for screen readers and for reading offline."""
     names = {p.id: p.label for p in diagram.participants}
     lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
-    lines.append(f"Contexte de départ : {_fr(total_at(diagram, 0))} tokens.")
+    lines.append(f"Contexte de départ : {fr(total_at(diagram, 0))} tokens.")
     loop = None
     for step in diagram.steps:
         if step.loop != loop:  # say where loops start and end, as the picture does
@@ -150,8 +147,8 @@ def transcript(diagram: Diagram) -> str:
             loop = step.loop
         who = f"{names.get(step.source, step.source)} → {names.get(step.target, step.target)}"
         lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
-                     f" (contexte : {_fr(total_at(diagram, step.index))} tokens)")
-        lines += [f"  Ajouté : {e.role}, {_fr(e.tokens)} tokens, {one_line(e.label)}"
+                     f" (contexte : {fr(total_at(diagram, step.index))} tokens)")
+        lines += [f"  Ajouté : {e.role}, {fr(e.tokens)} tokens, {one_line(e.label)}"
                   for e in step.entries]
         lines += [f"  {one_line(step.note)}"] if step.note else []
     lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
@@ -159,21 +156,7 @@ def transcript(diagram: Diagram) -> str:
 
 
 # A run as a diagram: one step per Event, with the chapter's participants.
-
-ROUTES = {  # event kind -> (source, arrow, target)
-    "task": ("U", "->>", "H"), "request": ("H", "->>", "M"), "reply": ("M", "-->>", "H"),
-    "permission": ("H", "->>", "H"), "tool_call": ("H", "->>", "T"),
-    "tool_result": ("T", "-->>", "H"), "answer": ("H", "-->>", "U"), "stop": ("H", "-->>", "U"),
-}
-TOOL_LOOP = "Tant que le modèle demande un outil"
-NOTES = {
-    "task": "La demande entre dans messages[] (role: user). Le modèle ne l’a pas encore vue.",
-    "tool_call": "Le harness exécute l’outil. Le modèle n’en sait rien tant que le résultat "
-                 "n’est pas dans messages[].",
-    "tool_result": "Le résultat entre dans messages[] avec role: tool et le même tool_call_id "
-                   "que la demande.",
-    "answer": "Le harness rend la réponse finale à la personne.",
-}
+# Each event's arrow, label and note come from trace_diagram.py.
 
 
 def from_trace(trace: Trace) -> Diagram:
@@ -190,13 +173,13 @@ def from_trace(trace: Trace) -> Diagram:
         sent += [event.message] if event.message is not None else []
         messages = tuple(sent)  # trace.messages_at(i) without rebuilding it: stays linear
         steps.append(Step(i + 1, source, target, arrow, shorten(one_line(event.text)),
-                          _entries(event), _note(event, len(messages)),
+                          _entries(event), note(event, len(messages)),
                           TOOL_LOOP if i in loop else None, turn, messages))
     task = next((one_line(e.text) for e in events if e.kind == "task"), "")
     participants = (Participant("U", "Personne"), Participant("H", "Harness"),
                     Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
-    description = (f"Une exécution réelle : {_count(len(steps), 'étape')}, "
-                   f"{_count(turn, 'appel')} au modèle. "
+    description = (f"Une exécution réelle : {count(len(steps), 'étape')}, "
+                   f"{count(turn, 'appel')} au modèle. "
                    "Chaque étape montre ce que messages[] contient.")
     return Diagram(shorten(task or "Trace d’une exécution"), description, participants,
                    _initial(trace), tuple(steps))
@@ -226,61 +209,5 @@ def _entries(event: Event) -> tuple[Entry, ...]:
     role = {"developer": "system", "function": "tool"}.get(message.get("role"), message.get("role"))
     if role not in ROLES:
         return ()
-    label = shorten(one_line(_message_label(message)))
+    label = shorten(one_line(message_label(message)))
     return (Entry(role, message_tokens(message), label),)
-
-
-def _message_label(message: Message) -> str:
-    calls = message.get("tool_calls")
-    if isinstance(calls, list) and calls:
-        return "tool_call " + ", ".join(_call_label(call) for call in calls)
-    content = message.get("content")
-    text = content if isinstance(content, str) else "" if content is None else str(content)
-    if message.get("role") == "tool":
-        return f"Résultat de {message.get('tool_call_id')} : {text}"
-    return text
-
-
-def _call_label(call: object) -> str:
-    """« call_1 : read_file("README.md") »: the id, the name, the argument values."""
-    function = call.get("function") if isinstance(call, dict) else None
-    if not isinstance(function, dict):
-        return "?"
-    arguments = raw = function.get("arguments")
-    try:
-        arguments = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:  # the model wrote invalid JSON: show it as it is
-        pass
-    if isinstance(arguments, dict):
-        raw = ", ".join(json.dumps(v, ensure_ascii=False, default=str) for v in arguments.values())
-    return f"{call.get('id')} : {function.get('name')}({raw})"
-
-
-def _note(event: Event, sent: int) -> str:
-    data = event.data if isinstance(event.data, dict) else {}
-    if event.kind == "request":
-        return (f"Appel {event.turn} : le harness envoie les {sent} messages de messages[] et "
-                "la définition des outils. Le modèle ne garde rien d’un appel à l’autre.")
-    if event.kind == "reply":
-        return _reply_note(event.message, data.get("usage"))
-    if event.kind == "permission":
-        return (f"Avant d’exécuter, le harness vérifie la demande : {data.get('verdict')}"
-                f" ({data.get('reason')}).")
-    if event.kind == "tool_result" and data.get("error"):
-        return ("L’outil a échoué. L’erreur revient au modèle comme un résultat normal, "
-                "avec le même tool_call_id : la boucle continue.")
-    if event.kind == "stop":
-        return f"Le harness arrête la boucle (raison : {data.get('reason')})."
-    return NOTES[event.kind]
-
-
-def _reply_note(message: object, usage: object) -> str:
-    calls = message.get("tool_calls") if isinstance(message, dict) else None
-    calls = calls if isinstance(calls, list) else []
-    note = (f"Le modèle demande {_count(len(calls), 'outil')}. Écrire l’appel ne l’exécute "
-            "pas : c’est le harness qui le fera." if calls else
-            "Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.")
-    if isinstance(usage, dict) and "prompt_tokens" in usage:
-        note += (f" Usage réel selon l’API : {usage.get('prompt_tokens')} tokens en entrée, "
-                 f"{usage.get('completion_tokens')} en sortie.")
-    return note

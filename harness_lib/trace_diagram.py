@@ -1,0 +1,101 @@
+"""What each event of a run says in a diagram: its arrow, its label, its note.
+
+`diagram.from_trace` turns a run into a `Diagram`, one step per event, with the
+pieces below. They know events and messages only, not diagrams, so that
+diagram.py can import them.
+
+>>> from harness_lib.trace import Event
+>>> ROUTES["tool_result"]
+('T', '-->>', 'H')
+>>> call = {"id": "call_1", "function": {"name": "read_file",
+...                                      "arguments": '{"path": "README.md"}'}}
+>>> message_label({"role": "assistant", "content": None, "tool_calls": [call]})
+'tool_call call_1 : read_file("README.md")'
+>>> note(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}), 7)
+'Le harness arrête la boucle (raison : max_turns).'
+"""
+
+from __future__ import annotations
+
+import json
+
+from .messages import Message
+from .trace import Event
+
+ROUTES = {  # event kind -> (source, arrow, target)
+    "task": ("U", "->>", "H"), "request": ("H", "->>", "M"), "reply": ("M", "-->>", "H"),
+    "permission": ("H", "->>", "H"), "tool_call": ("H", "->>", "T"),
+    "tool_result": ("T", "-->>", "H"), "answer": ("H", "-->>", "U"), "stop": ("H", "-->>", "U"),
+}
+TOOL_LOOP = "Tant que le modèle demande un outil"
+NOTES = {
+    "task": "La demande entre dans messages[] (role: user). Le modèle ne l’a pas encore vue.",
+    "tool_call": "Le harness exécute l’outil. Le modèle n’en sait rien tant que le résultat "
+                 "n’est pas dans messages[].",
+    "tool_result": "Le résultat entre dans messages[] avec role: tool et le même tool_call_id "
+                   "que la demande.",
+    "answer": "Le harness rend la réponse finale à la personne.",
+}
+
+
+def count(n: int, noun: str) -> str:
+    """A count and its noun, plural from 2 on as in French: « 1 outil », « 2 outils »."""
+    return f"{n} {noun}{'s' if n > 1 else ''}"
+
+
+def message_label(message: Message) -> str:
+    """What a message shows in the diagram: its tool calls, else its text."""
+    calls = message.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        return "tool_call " + ", ".join(_call_label(call) for call in calls)
+    content = message.get("content")
+    text = content if isinstance(content, str) else "" if content is None else str(content)
+    if message.get("role") == "tool":
+        return f"Résultat de {message.get('tool_call_id')} : {text}"
+    return text
+
+
+def _call_label(call: object) -> str:
+    """« call_1 : read_file("README.md") »: the id, the name, the argument values."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        return "?"
+    arguments = raw = function.get("arguments")
+    try:
+        arguments = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:  # the model wrote invalid JSON: show it as it is
+        pass
+    if isinstance(arguments, dict):
+        raw = ", ".join(json.dumps(v, ensure_ascii=False, default=str) for v in arguments.values())
+    return f"{call.get('id')} : {function.get('name')}({raw})"
+
+
+def note(event: Event, sent: int) -> str:
+    """The explanation shown while this event is the current step (`sent`: len(messages[]))."""
+    data = event.data if isinstance(event.data, dict) else {}
+    if event.kind == "request":
+        return (f"Appel {event.turn} : le harness envoie les {sent} messages de messages[] et "
+                "la définition des outils. Le modèle ne garde rien d’un appel à l’autre.")
+    if event.kind == "reply":
+        return _reply_note(event.message, data.get("usage"))
+    if event.kind == "permission":
+        return (f"Avant d’exécuter, le harness vérifie la demande : {data.get('verdict')}"
+                f" ({data.get('reason')}).")
+    if event.kind == "tool_result" and data.get("error"):
+        return ("L’outil a échoué. L’erreur revient au modèle comme un résultat normal, "
+                "avec le même tool_call_id : la boucle continue.")
+    if event.kind == "stop":
+        return f"Le harness arrête la boucle (raison : {data.get('reason')})."
+    return NOTES[event.kind]
+
+
+def _reply_note(message: object, usage: object) -> str:
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    calls = calls if isinstance(calls, list) else []
+    text = (f"Le modèle demande {count(len(calls), 'outil')}. Écrire l’appel ne l’exécute "
+            "pas : c’est le harness qui le fera." if calls else
+            "Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.")
+    if isinstance(usage, dict) and "prompt_tokens" in usage:
+        text += (f" Usage réel selon l’API : {usage.get('prompt_tokens')} tokens en entrée, "
+                 f"{usage.get('completion_tokens')} en sortie.")
+    return text
