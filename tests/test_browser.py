@@ -59,15 +59,21 @@ TIMEOUT_MS = 60_000  # any single wait; a whole notebook run gets RUN_TIMEOUT_MS
 RUN_TIMEOUT_MS = 240_000
 FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
 
-# How the test finds a player's parts: the harness-* classes (player.py), else its layout.
-PLAYER = ".harness-player, .widget-vbox:has(> .widget-hbox > .widget-play)"
-NEXT = ".harness-next, button:has-text('Suivante')"
-PREVIOUS = ".harness-previous, button:has-text('Précédente')"
-PLAY = ".harness-play, .widget-play"
-STEP = ".harness-step, .widget-label:text-matches('^étape \\\\d+ / \\\\d+$')"
-NOTE = ".harness-note, :scope > .widget-output + .widget-html"  # the HTML under the diagram
-BAR = ".harness-bar, :scope > .widget-output + .widget-html + .widget-html"
+# How the test finds the widgets' parts: the harness-* classes that player.py and
+# playground.py put on them, not their layout or labels, which the course may reword.
+# Inside one player each class is used once: a locator matching two parts fails.
+PLAYER = ".harness-player"
+PLAY = ".harness-play"  # the Play widget's div; its first <button> is ▶ / ❚❚
+SLIDER = ".harness-slider .noUi-handle"  # the IntSlider's div; the handle takes the keys
+PREVIOUS = ".harness-previous"  # the <button> itself
+NEXT = ".harness-next"
+STEP = ".harness-step"  # the « étape k / N » label
+NOTE = ".harness-note"
+BAR = ".harness-bar"
+TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
+STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
 DIAGRAM = ".jp-RenderedMermaid img"
+PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's own, not one in its accordions
 MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
 
@@ -358,8 +364,8 @@ class View:
     bar: str
 
 
-DIAGRAM_SRC = """([root, old]) => {
-  const img = root.querySelector('.jp-RenderedMermaid img');
+DIAGRAM_SRC = """([root, selector, old]) => {
+  const img = root.querySelector(selector);
   return img && img.src && img.src !== old ? img.src : null;
 }"""
 
@@ -367,20 +373,21 @@ DIAGRAM_SRC = """([root, old]) => {
 def player_view(player: Any, old_src: str = "") -> View:
     """Read the player once its diagram is drawn and differs from old_src."""
     try:
-        src = player.page.wait_for_function(DIAGRAM_SRC, arg=[player.element_handle(), old_src])
+        src = player.page.wait_for_function(DIAGRAM_SRC,
+                                           arg=[player.element_handle(), PLAYER_DIAGRAM, old_src])
     except sync_api.TimeoutError:
         pytest.fail("le diagramme du lecteur n'a pas été (re)dessiné")
-    label = player.locator(STEP).first.inner_text().strip()
+    label = player.locator(STEP).inner_text().strip()
     found = re.fullmatch(r"étape (\d+) / (\d+)", label)
     assert found, f"libellé « étape k / N » attendu, lu : {label!r}"
     return View(int(found[1]), int(found[2]), src.json_value(),
-                player.locator(NOTE).first.inner_text(), player.locator(BAR).first.inner_html())
+                player.locator(NOTE).inner_text(), player.locator(BAR).inner_html())
 
 
 def moved(player: Any, step: int | re.Pattern[str], old_src: str = "") -> View:
     """Wait until the player shows `step`, all of it: the kernel sends the label, the
     diagram, the note and the bar while it handles one click, then goes idle."""
-    sync_api.expect(player.locator(STEP).first).to_have_text(step)
+    sync_api.expect(player.locator(STEP)).to_have_text(step)
     player.page.wait_for_function(IDLE)
     return player_view(player, old_src)
 
@@ -388,22 +395,22 @@ def moved(player: Any, step: int | re.Pattern[str], old_src: str = "") -> View:
 def check_player(player: Any, clicks: int = 3, play: bool = True) -> None:
     """From step 0, « Suivante » moves the diagram, the note and the bar; « Précédente »
     goes back one step; « Lecture » advances by itself."""
-    player.locator(".noUi-handle").first.focus()  # the slider: Début (Home) = step 0
+    player.locator(SLIDER).focus()  # Début (Home) = step 0
     player.page.keyboard.press("Home")
     views = [moved(player, re.compile(r"^étape 0 / \d+$"))]
     total = views[0].total
     assert total >= 1, "un lecteur sans étape"
     for step in range(1, min(clicks, total) + 1):
-        player.locator(NEXT).first.click()
+        player.locator(NEXT).click()
         views.append(moved(player, f"étape {step} / {total}", views[-1].src))
     if len(views) > 2:  # a step may keep the note or the bar, not every step
         assert len({v.note for v in views}) > 1, f"la note ne change pas : {views[0].note!r}"
         assert len({v.bar for v in views}) > 1, "la barre de contexte ne change pas"
-    player.locator(PREVIOUS).first.click()
+    player.locator(PREVIOUS).click()
     back = moved(player, f"étape {views[-2].step} / {total}", views[-1].src)
     assert back.note == views[-2].note and back.bar == views[-2].bar, "« Précédente » diffère"
     if play:
-        button = player.locator(PLAY).first.locator("button").first  # ▶, then ❚❚ while playing
+        button = player.locator(PLAY).locator("button").first  # ▶, then ❚❚ while playing
         button.click()
         moved(player, f"étape {back.step + 1} / {total}", back.src)
         button.click()  # pause, so that the kernel goes quiet
@@ -411,12 +418,14 @@ def check_player(player: Any, clicks: int = 3, play: bool = True) -> None:
 
 
 def check_toggle_is_mock(notebook: Notebook) -> None:
-    toggles = notebook.panel.locator(".widget-toggle-buttons", has_text="Modèle simulé")
+    """Every view of the toggle (one per cell that shows it) is on « Modèle simulé »."""
+    toggles, statuses = notebook.panel.locator(TOGGLE), notebook.panel.locator(STATUS)
+    sync_api.expect(statuses).to_have_count(toggles.count())
     for i in range(toggles.count()):
         active = toggles.nth(i).locator("button.mod-active")
         sync_api.expect(active).to_have_text(re.compile("Modèle simulé"))
-    if toggles.count():
-        sync_api.expect(notebook.panel.get_by_text(MOCK_STATUS).first).to_be_visible()
+        sync_api.expect(statuses.nth(i)).to_contain_text(MOCK_STATUS)
+        sync_api.expect(statuses.nth(i)).to_be_visible()
 
 
 # ---------------------------------------------------------------- self-tests
@@ -486,13 +495,15 @@ def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     check_toggle_is_mock(notebook)
     sync_api.expect(notebook.cell(2)).to_contain_text("Réponse du modèle")
     # Real model without a key: the toggle says so, and send() explains instead of failing.
-    panel.locator(".widget-toggle-buttons button", has_text="Vrai modèle").click()
-    no_key = panel.locator(".widget-html", has_text="Pas de clé d'API").first
-    sync_api.expect(no_key).to_be_visible()
+    toggle, status = panel.locator(TOGGLE), panel.locator(STATUS)
+    toggle.locator("button", has_text="Vrai modèle").click()
+    sync_api.expect(status).to_contain_text("Pas de clé d'API")
+    sync_api.expect(status).to_be_visible()
     rerun(notebook, 2)
     sync_api.expect(notebook.cell(2)).to_contain_text("Appel impossible")
-    panel.locator(".widget-toggle-buttons button", has_text="Modèle simulé").click()
-    sync_api.expect(panel.get_by_text(MOCK_STATUS).first).to_be_visible()
+    toggle.locator("button", has_text="Modèle simulé").click()
+    sync_api.expect(status).to_contain_text(MOCK_STATUS)
+    sync_api.expect(status).to_be_visible()
     # A learner edits messages[] in the cell and runs it with Maj+Entrée.
     editor = notebook.cell(2).locator(".cm-content")
     editor.click()
