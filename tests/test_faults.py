@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import os
 import socket
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_server import FakeServer, completion_body, error_body, text_reply, tool_reply
+from processes import alive, survivors
 
 from harness_lib import (
     STRICT_POLICY,
@@ -353,26 +353,6 @@ def test_one_failing_call_among_several_keeps_every_result_in_order(fake_openai,
 
 
 # --- the tools themselves --------------------------------------------------------------------
-
-
-def alive(pid: int) -> bool:
-    """True while the process exists and is not a zombie waiting to be reaped."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def survivors(pids: list[int], seconds: float = 5.0) -> list[int]:
-    """The processes still alive after at most `seconds` (a bounded poll, not a timing assert)."""
-    deadline = time.monotonic() + seconds
-    while (left := [p for p in pids if alive(p)]) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return left
 
 
 def test_hanging_tool_is_killed_with_its_whole_process_group(fake_openai, tools, tmp_path):

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import survivors as wait_until_dead
 
 from harness_lib import tools as toolbox
 from harness_lib.tools import Observation, Tool, execute, workspace_tools
@@ -270,25 +271,6 @@ def test_bash_hides_secrets(tools, monkeypatch):
     seen = run(tools, "bash", command="env")
     assert "HARNESS_VISIBLE=oui" in seen.content
     assert not any(word in seen.content for word in ("sk-or-v1", "ghp-secret", "chut"))
-
-
-def alive(pid: int) -> bool:
-    """True while the process exists and is not a zombie waiting to be reaped."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def wait_until_dead(pids: list[int], seconds: float = 5.0) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while (survivors := [p for p in pids if alive(p)]) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return survivors
 
 
 def test_bash_timeout_kills_the_whole_process_group(tools, root):
