@@ -539,6 +539,13 @@ EDITABLE = "# ✏️"  # first line of the cells the course asks the learner to 
 FORGET_ASSISTANT = 'reponse = send([m for m in messages if m["role"] != "assistant"])'
 
 
+def expected_players(path: Path) -> int:
+    """Code cells that build a player (Player(...) or run_live(...)) show at least one each."""
+    nb = nbformat.read(path, as_version=4)
+    return sum(1 for c in nb.cells if c.cell_type == "code"
+               and re.search(r"\b(?:Player|run_live)\(", c.source))
+
+
 def editable_messages_cells(path: Path) -> list[int]:
     """Cells a learner edits, that send a messages[] holding a tool result."""
     nb = nbformat.read(path, as_version=4)
@@ -566,6 +573,8 @@ def test_course_notebook_in_lab(open_notebook: Any, path: Path) -> None:
     wait_for_diagrams(notebook, mermaid_fences(path))
     shot = screenshot(notebook)
     assert problems == [], f"{path.name} : {problems} (capture : {shot})"
+    # a player that lost its class would otherwise be skipped: count them from the source
+    assert players.count() >= expected_players(path), f"lecteurs introuvables (capture : {shot})"
     drawn, refused = mermaid_counts(notebook)
     assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
     assert drawn >= mermaid_fences(path) + players.count()
