@@ -40,6 +40,8 @@ DANGEROUS_COMMANDS: tuple[tuple[str, str], ...] = (
     ("écriture sur un disque (mkfs, dd)", r"\bmkfs\b|\bdd\b[^;&|]*\bof=/dev/"),
     ("arrêt de la machine", r"\b(?:shutdown|reboot|halt|poweroff)\b"),
     ("bombe fork", r":\(\)\s*\{"),
+    # A child can read its parent's environment, API key included (see docs/reliability.md).
+    ("lecture de l'environnement d'un processus (/proc/…/environ)", r"/proc/\S*environ"),
 )
 
 

@@ -58,6 +58,8 @@ def test_default_policy_allows_ordinary_commands(command):
     ("echo x | tee -a /etc/hosts", "écriture hors du dossier"),
     ("dd if=/dev/zero of=/dev/sda", "mkfs, dd"),
     (":(){ :|:& };:", "bombe fork"),
+    ("cat /proc/$PPID/environ", "environ"),
+    ("tr '\\0' '\\n' < /proc/1/environ", "environ"),
 ])
 def test_dangerous_commands_are_denied_naming_the_rule(command, rule):
     decision = check(bash(command), DEFAULT_POLICY)
