@@ -124,7 +124,7 @@ def timed_tools(tools: Sequence[Tool], clock: list[float]) -> list[Tool]:
     return [replace(tool, function=wrap(tool.function)) for tool in tools]
 
 
-def harness_overhead(repeat: int, turns: int = 15) -> Result:
+def harness_overhead(repeat: int, turns: int = 15, target: float | None = 1.0) -> Result:
     """ms per turn spent in the harness itself: the run minus the model's and the tools' time.
 
     The tools' argument parsing and checks (tools.execute) count as harness work.
@@ -139,7 +139,7 @@ def harness_overhead(repeat: int, turns: int = 15) -> Result:
         assert done.reason == "max_turns", done.reason
         runs.append(1000 * (total - model.seconds - clock[0]) / turns)
         shares.append((total - model.seconds - clock[0]) / total)
-    return Result(f"harness overhead, {turns}-turn run", "ms/turn", runs, 1.0,
+    return Result(f"harness overhead, {turns}-turn run", "ms/turn", runs, target,
                   info={"harness_share_of_run": round(statistics.median(shares), 3)})
 
 
@@ -256,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     args = parser.parse_args(argv)
     repeat, sizes = (1, (2, 15)) if args.quick else (max(1, args.repeat), (2, 15, 100))
     results = [import_time(repeat), harness_overhead(repeat)]
+    # A figure without target: how the per-turn cost grows in a run 100 turns long.
+    results += [] if args.quick else [harness_overhead(repeat, 100, None)]
     results += diagram_work(repeat, sizes) + player_step(repeat, sizes)
     results += [] if args.quick else notebooks(repeat)
     print(table(results))
