@@ -2,6 +2,7 @@
 
 python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
 python -m harness_lib run "Lis README.md et résume le projet" --mock --debug
+python -m harness_lib diagram deux_tours|FICHIER.mmd|TRACE.jsonl [--step K] [--out FICHIER]
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import sys
 from pathlib import Path
 
 from .debug import format_request, redact
+from .diagram import DiagramError
 from .errors import HarnessError
+from .export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
 from .loop import SYSTEM_PROMPT, Limits, run
 from .messages import system
 from .mock import MockModel
@@ -24,9 +27,13 @@ from .trace import Event, Trace, describe
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return demo(args.scenario) if args.command == "demo" else run_mission(args)
-    except HarnessError as err:  # a clear French message, never a traceback
-        print(redact(f"Erreur : {err.explication}"), file=sys.stderr)
+        if args.command == "demo":
+            return demo(args.scenario)
+        if args.command == "diagram":
+            return diagram(args.source, args.step, args.out)
+        return run_mission(args)
+    except (HarnessError, DiagramError) as err:  # a clear French message, never a traceback
+        print(redact(f"Erreur : {getattr(err, 'explication', err)}"), file=sys.stderr)
         return 2
 
 
@@ -40,6 +47,20 @@ def demo(name: str) -> int:
     if incident.error is not None:
         print(f"Erreur de l'API : {incident.error}\n→ {incident.error.explication}")
     print(f"\nFin : {incident.run.message}")
+    return 0
+
+
+def diagram(source: str, step: int | None, out: str | None) -> int:
+    """Print the Mermaid text (offline), or write it: .svg/.png need a mermaid.ink server."""
+    loaded = load(source)
+    if out is None:
+        print(diagram_text(loaded, step), end="")
+        return 0
+    if Path(out).suffix.lower() in IMAGE_SUFFIXES:
+        written = export_image(loaded, out, step=step)  # server: $MERMAID_INK_SERVER
+    else:
+        written = export_text(loaded, out, step)
+    print(f"Diagramme écrit : {written}")
     return 0
 
 
@@ -102,7 +123,30 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
     run_cmd.add_argument("--max-turns", type=int, default=15, help="limite de tours (15)")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
+    _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d'un diagramme, ou son image"))
     return parser
+
+
+def _diagram_parser(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "source",
+        metavar="NOM_OU_FICHIER",
+        help="deux_tours, erreur_outil, boucle_complete, un .mmd ou une trace .jsonl",
+    )
+    cmd.add_argument(
+        "--step",
+        type=int,
+        default=None,
+        metavar="K",
+        help="seulement les K premières flèches, la dernière surlignée",
+    )
+    cmd.add_argument(
+        "--out",
+        default=None,
+        metavar="FICHIER",
+        help="écrire dans un .mmd (hors ligne), ou un .svg/.png : l'image "
+        "demande le réseau (serveur mermaid.ink ou $MERMAID_INK_SERVER)",
+    )
 
 
 if __name__ == "__main__":

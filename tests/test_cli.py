@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import html
 import os
+import socket
 import subprocess
 import sys
 
 import pytest
+from fake_ink import FakeInk, decode
 
 from harness_lib.__main__ import main
+from harness_lib.export import diagram_text
+from harness_lib.mermaid import chapter_diagram, parse
+from harness_lib.scenarios import replay
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
 
@@ -85,3 +91,57 @@ def test_real_model_without_key_says_how_to_get_one():
     )
     assert done.returncode == 2 and "OPENROUTER_API_KEY" in done.stderr and "--mock" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# `diagram`: the Mermaid text offline; an image through a (fake) mermaid.ink server.
+
+
+def test_diagram_prints_the_chapter_text():
+    done = cli("diagram", "deux_tours")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sequenceDiagram") and "  autonumber\n" in done.stdout
+    assert parse(done.stdout).steps == chapter_diagram("deux_tours").steps
+
+
+def test_diagram_step_keeps_the_first_arrows(capsys):
+    assert main(["diagram", "deux_tours", "--step", "3"]) == 0
+    out = capsys.readouterr().out
+    assert len(parse(out).steps) == 3 and out.count("->") == 3 and "rect rgba" in out
+
+
+def test_diagram_of_a_saved_trace(tmp_path):
+    trace = replay("tool-error").run.trace
+    trace.save(tmp_path / "run.jsonl")
+    done = cli("diagram", str(tmp_path / "run.jsonl"), "--out", str(tmp_path / "run.mmd"))
+    assert done.returncode == 0, done.stderr
+    assert len(parse((tmp_path / "run.mmd").read_text(encoding="utf-8")).steps) == len(
+        trace.events
+    )
+
+
+@pytest.mark.parametrize("args", [("trois_tours",), ("deux_tours", "--step", "99")])
+def test_diagram_errors_are_french_without_traceback(args):
+    done = cli("diagram", *args)
+    assert done.returncode == 2 and done.stderr.startswith("Erreur : ")
+    assert ("ni un diagramme du chapitre" in done.stderr or "hors du diagramme" in done.stderr)
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_diagram_svg_through_the_server_of_the_environment(tmp_path):
+    with FakeInk() as ink:
+        done = cli("diagram", "erreur_outil", "--step", "2", "--out", str(tmp_path / "e.svg"),
+                   env={"MERMAID_INK_SERVER": ink.url, "NO_PROXY": "127.0.0.1"})
+    assert done.returncode == 0, done.stderr
+    assert "e.svg" in done.stdout and ink.texts[0] == diagram_text("erreur_outil", 2)
+    svg = (tmp_path / "e.svg").read_text(encoding="utf-8")
+    assert html.escape(decode(ink.paths[0].split("/")[2])) in svg  # the server's drawing, kept
+
+
+def test_diagram_image_offline_is_a_french_error(tmp_path):
+    with socket.socket() as sock:  # a free port: nobody listens there
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    done = cli("diagram", "deux_tours", "--out", str(tmp_path / "d.png"),
+               env={"MERMAID_INK_SERVER": url, "NO_PROXY": "127.0.0.1"})
+    assert done.returncode == 2 and "Impossible de joindre le serveur Mermaid" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "d.png").exists()

@@ -1,4 +1,5 @@
-"""`import harness_lib` has no side effect: no printing, no httpx, no ipywidgets."""
+"""`import harness_lib` has no side effect: no printing, and none of the heavy imports
+(httpx, ipywidgets, mermaid-py, requests) until they are used."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import sys
 CODE = """
 import sys
 import harness_lib
-heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('httpx', 'ipywidgets', 'IPython'))
+heavy = ('httpx', 'ipywidgets', 'IPython', 'mermaid', 'requests')
+heavy = sorted(m for m in sys.modules if m.split('.')[0] in heavy)
 print(heavy)
 """
 
