@@ -41,24 +41,22 @@ class Recorder:
         self.spent_cost = 0.0
         self.failures = 0  # failed tool results in a row
         self.flags: list[tuple[str, str]] = []  # (reason, message) raised during this turn
+        # Tokens per role, kept up to date: recounting the whole context at every event
+        # would make a long run quadratic.
+        self.context = ledger([system], schemas)
 
-    def add(
-        self,
-        kind: EventKind,
-        text: str,
-        message: Message | None = None,
-        data: dict[str, Any] | None = None,
-    ) -> Event:
+    def add(self, kind: EventKind, text: str, message: Message | None = None,
+            data: dict[str, Any] | None = None) -> Event:
         if message is not None:
             self.messages.append(message)
+            for role, tokens in ledger([message], []).items():
+                self.context[role] = self.context.get(role, 0) + tokens
         self.turn += kind == "request"
         if kind == "reply" and message is not None:
             self.account(message, (data or {}).get("usage"))
         if kind == "tool_result":
             self.failures = self.failures + 1 if (data or {}).get("error") else 0
-        event = Event(
-            kind, self.turn, text, message, data or {}, ledger(self.messages, self.schemas)
-        )
+        event = Event(kind, self.turn, text, message, data or {}, dict(self.context))
         self.trace.add(event)
         if self.on_event is not None:
             try:
@@ -83,7 +81,7 @@ class Recorder:
 
     def over_budget(self, limits: Limits) -> str | None:
         """Would the next call go over budget? Every call resends the whole context."""
-        next_call = sum(ledger(self.messages, self.schemas).values())
+        next_call = sum(self.context.values())
         if limits.max_tokens is not None and self.spent_tokens + next_call > limits.max_tokens:
             return (
                 f"Arrêt : budget de {limits.max_tokens} tokens atteint "

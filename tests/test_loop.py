@@ -200,3 +200,12 @@ def test_unknown_tool_becomes_an_observation(mini):
     )
     result = run(README_TASK, model, mini)
     assert "outil inconnu" in result.messages[3]["content"] and result.reason == "answer"
+
+
+def test_running_ledger_equals_a_full_recount():
+    from harness_lib.tokens import ledger
+
+    result = run(WAIT_TASK, MockModel(), workspace_tools(example_workspace("attente")),
+                 limits=Limits(max_turns=4))
+    for k, event in enumerate(result.trace.events):
+        assert event.ledger == ledger(result.trace.messages_at(k), result.trace.tools)
