@@ -13,10 +13,15 @@ assistant message), it must bring that refusal. A full-page screenshot of each
 notebook goes to tests/artifacts/ (git-ignored). Every request that leaves
 127.0.0.1 is aborted and recorded; none may be attempted.
 
+The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<path>:
+two notebooks with players run there too, from its Run menu, since Notebook 7 draws
+Mermaid only from a Markdown fence (the player's text/markdown output), not from
+text/vnd.mermaid.
+
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
 learner's edit of messages[] must reach send(). About 1.5 minutes here for the
-eight notebooks. Without /usr/bin/chromium the module is skipped.
+eight notebooks, 12 s more for Notebook 7. Without /usr/bin/chromium the module is skipped.
 """
 
 from __future__ import annotations
@@ -119,6 +124,10 @@ def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
         f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
         f"--LabApp.user_settings_dir={tmp / 'settings'}",
         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, to run cells and read the model
+        # The same for Notebook 7, served by this server at /notebooks/ (ignored without it).
+        "--JupyterNotebookApp.expose_app_in_browser=True",
+        f"--JupyterNotebookApp.workspaces_dir={tmp / 'workspaces'}",
+        f"--JupyterNotebookApp.user_settings_dir={tmp / 'settings'}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
@@ -262,24 +271,31 @@ class Notebook:
         return self.panel.locator(".jp-Cell").nth(index)
 
 
+# reset: a fresh workspace, or Lab would reopen the previous test's notebooks too.
+# Notebook 7, served by the same server, shows one notebook a page, with Lab's shell
+# API (window.jupyterapp.shell.currentWidget) and DOM classes: the same checks apply.
+UI_URLS = {"lab": "lab/tree/{path}?reset&", "notebook7": "notebooks/{path}?"}
+
+
 @pytest.fixture
 def open_notebook(lab: Lab, browser: Browser) -> Iterator[Any]:
-    """open_notebook('notebooks/x.ipynb') -> Notebook; its kernel is shut down after."""
+    """open_notebook('notebooks/x.ipynb', ui='lab'|'notebook7') -> Notebook; its kernel is
+    shut down after."""
     pages: list[Any] = []
     browser.external.clear()
 
-    def open_(path: str) -> Notebook:
+    def open_(path: str, ui: str = "lab") -> Notebook:
         page = browser.context.new_page()
         pages.append(page)
         # WebSockets escape context.route: record those that leave too.
         page.on("websocket", lambda ws: None if urlsplit(ws.url).hostname in LOCAL
                 else browser.external.append(ws.url))
-        # reset: a fresh workspace, or Lab would reopen the previous test's notebooks too.
-        page.goto(f"{lab.url}/lab/tree/{path}?reset&token={lab.token}")
+        page.goto(f"{lab.url}/{UI_URLS[ui].format(path=path)}token={lab.token}")
         page.wait_for_function(READY, arg=path)
         page.evaluate(LISTEN)
         panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
-        return Notebook(page, Path(path).name, page.locator(f"[id='{panel}']"))
+        name = Path(path).name if ui == "lab" else f"nb7-{Path(path).name}"  # the screenshot's
+        return Notebook(page, name, page.locator(f"[id='{panel}']"))
 
     yield open_
     for page in pages:
@@ -586,5 +602,59 @@ def test_course_notebook_in_lab(open_notebook: Any, path: Path) -> None:
                         .first).to_be_visible()
     for index in editable_messages_cells(path):
         edit_like_a_learner(notebook, index)
+    notebook.page.wait_for_function(IDLE)
+    assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
+
+
+# ---------------------------------------------------------------- Notebook 7
+
+# Every code cell that has a source has run (Run All clears the counts, then fills them).
+ALL_COUNTED = """() => {
+  const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells.get(i);
+    const waiting = cell.type === 'code' && cell.sharedModel.getSource().trim();
+    if (waiting && cell.executionCount === null) return false;
+  }
+  return true;
+}"""
+SESSION_READY = """async () => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+}"""
+
+
+def run_all_from_menu(notebook: Notebook) -> list[dict[str, Any]]:
+    """Run > Run All Cells in Notebook 7's menu bar, as a learner would; the cells' state."""
+    page = notebook.page
+    page.evaluate(SESSION_READY)
+    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-item", has_text=re.compile(r"^Run All Cells")).click()
+    page.wait_for_function(ALL_COUNTED, timeout=RUN_TIMEOUT_MS)
+    page.wait_for_function(IDLE)  # then the widgets' messages settle
+    return page.evaluate(CELLS)
+
+
+@pytest.mark.parametrize("name", ["01_deux_tours.ipynb", "07_dans_le_code.ipynb"])
+def test_notebook7_runs_a_course_notebook(open_notebook: Any, name: str) -> None:
+    pytest.importorskip("notebook", minversion="7.1", reason="pip install -e '.[test]'")
+    path = ROOT / "notebooks" / name
+    notebook = open_notebook(f"notebooks/{name}", ui="notebook7")
+    problems = failures(run_all_from_menu(notebook), notebook)
+    players = notebook.panel.locator(PLAYER)
+    sync_api.expect(players.nth(expected_players(path) - 1), "lecteurs introuvables") \
+        .to_be_attached()
+    wait_for_diagrams(notebook, mermaid_fences(path))
+    # Notebook 7 draws the player's diagram from its text/markdown fence; without it the
+    # player's output would show the text/vnd.mermaid source as plain text.
+    sync_api.expect(notebook.panel.locator(PLAYER_DIAGRAM), "un lecteur sans diagramme dessiné") \
+        .to_have_count(players.count(), timeout=TIMEOUT_MS)
+    shot = screenshot(notebook)
+    assert problems == [], f"Notebook 7, {name} : {problems} (capture : {shot})"
+    drawn, refused = mermaid_counts(notebook)
+    assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
+    assert drawn >= mermaid_fences(path) + players.count()
+    check_player(players.first)  # « Suivante » redraws the diagram, « Précédente », « Lecture »
     notebook.page.wait_for_function(IDLE)
     assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
