@@ -124,6 +124,15 @@ class TestEachNotebook:
         first_heading = next((ln for ln in last.source.splitlines() if ln.startswith("#")), "")
         assert "Récapitulatif" in first_heading, "la dernière cellule s'ouvre sur « Récapitulatif »"
 
+    def test_questions_do_not_show_their_answers(self, path: Path) -> None:
+        # A Question's code holds `correct=` and the feedback, a Prediction's its reveal:
+        # the learner must see the widget, not the answer, before answering.
+        for cell in read(path).cells:
+            if cell.cell_type == "code" and re.search(r"^\s*(?:Question|Prediction)\(",
+                                                      cell.source, re.M):
+                hidden = cell.metadata.get("jupyter", {}).get("source_hidden")
+                assert hidden, f"cellule {cell.id} : code de la question à masquer (source_hidden)"
+
     def test_mermaid_fences_parse_and_chapter_ones_are_exact(self, path: Path) -> None:
         titles = {chapter_diagram(name).title: name for name in CHAPTER}
         for body in fences(read(path)):
