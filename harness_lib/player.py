@@ -211,7 +211,7 @@ def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> R
     schemas = [t.schema() for t in tools]
     prompt = kwargs.setdefault("system_prompt", SYSTEM_PROMPT)
     player = Player(Trace(system=system(prompt), tools_tokens=tools_tokens(schemas), tools=schemas))
-    display(player)
+    shown = display(player, display_id=True)
     listener = kwargs.pop("on_event", None)
 
     def on_event(event: Event) -> None:
@@ -219,4 +219,7 @@ def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> R
         if listener is not None:
             listener(event)
 
-    return run(task, model, tools, on_event=on_event, **kwargs)
+    done = run(task, model, tools, on_event=on_event, **kwargs)
+    if shown is not None:  # refresh the static copy (exports, viewers) with the whole run
+        shown.update(player)
+    return done

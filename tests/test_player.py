@@ -138,16 +138,33 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     assert p.state(0).totals == totals_at(from_trace(result.trace), 0)  # same starting context
 
 
+class Handle:
+    """Stands for IPython's DisplayHandle: records what was displayed and updated."""
+
+    def __init__(self, shown: list[object]) -> None:
+        self.shown = shown
+
+    def update(self, obj: object) -> None:
+        self.shown.append(("update", obj._repr_mimebundle_()["text/markdown"]))
+
+
 def test_run_live_displays_a_player_and_returns_the_run(monkeypatch) -> None:
     shown: list[object] = []
-    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+
+    def display(obj: object, display_id: bool = False) -> Handle:
+        shown.append(obj)
+        return Handle(shown)
+
+    monkeypatch.setattr("IPython.display.display", display)
     events: list[str] = []
     result = run_live(WAIT_TASK, MockModel(), workspace_tools(example_workspace("attente")),
                       limits=Limits(max_turns=2), on_event=lambda e: events.append(e.kind))
-    (p,) = shown
+    p, (updated, static) = shown
     assert result.reason == "max_turns" and p.status == "terminé : max_turns"
     assert p.total == len(result.trace.events) == len(events)
     assert p.state().messages == result.messages
+    # the static copy (HTML exports, viewers without a kernel) shows the whole run
+    assert updated == "update" and arrows(static) == p.total
 
 
 def test_players_never_share_state() -> None:
