@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .messages import Message
 from .tokens import message_tokens, tools_tokens
 from .trace import Event, Trace
-from .trace_diagram import ROUTES, TOOL_LOOP, count, message_label, note
+from .trace_diagram import ROUTES, TOOL_LOOP, count, gist, message_label, note
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
 KEPT_BY_COMPACTION = ("system", "tools")
@@ -172,7 +172,7 @@ def from_trace(trace: Trace) -> Diagram:
         turn += target == "M"
         sent += [event.message] if event.message is not None else []
         messages = tuple(sent)  # trace.messages_at(i) without rebuilding it: stays linear
-        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(event.text)),
+        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(gist(event.text))),
                           _entries(event), note(event, len(messages)),
                           TOOL_LOOP if i in loop else None, turn, messages))
     task = next((one_line(e.text) for e in events if e.kind == "task"), "")

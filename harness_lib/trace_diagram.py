@@ -11,6 +11,8 @@ diagram.py can import them.
 ...                                      "arguments": '{"path": "README.md"}'}}
 >>> message_label({"role": "assistant", "content": None, "tool_calls": [call]})
 'tool_call call_1 : read_file("README.md")'
+>>> gist(".....\\n-----\\nRan 5 tests in 0.001s\\nOK")
+'Ran 5 tests in 0.001s\\nOK'
 >>> note(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}), 7)
 'Le harness arrête la boucle (raison : max_turns).'
 """
@@ -36,6 +38,14 @@ NOTES = {
                    "que la demande.",
     "answer": "Le harness rend la réponse finale à la personne.",
 }
+
+
+def gist(text: str) -> str:
+    """The text from its first line that says something (unittest's « ..... » and « ---- »
+    lines carry no word): arrow labels are short, they should start with meaning."""
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if any(c.isalnum() for c in line)), 0)
+    return "\n".join(lines[first:])
 
 
 def count(n: int, noun: str) -> str:

@@ -395,3 +395,10 @@ def test_from_trace_of_a_real_run_counts_like_the_loop() -> None:
         e.ledger for e in done.trace.events]
     assert d.steps[-1].messages == tuple(done.messages)
     same_diagram(d, parse(to_mermaid(d)))
+
+
+def test_arrow_labels_start_with_a_line_that_says_something():
+    events = [Event("task", 0, "Lance les tests", message={"role": "user", "content": "x"}),
+              Event("tool_result", 1, ".....\n------\nRan 5 tests in 0.001s\n\nOK")]
+    steps = from_trace(Trace(events=events)).steps
+    assert steps[1].text.startswith("Ran 5 tests") and "OK" in steps[1].text
