@@ -20,8 +20,10 @@ text/vnd.mermaid.
 
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
-learner's edit of messages[] must reach send(). About 1.5 minutes here for the
-eight notebooks, 12 s more for Notebook 7. Without /usr/bin/chromium the module is skipped.
+learner's edit of messages[] must reach send(); a cell that fails and a send() of
+garbage, run below a player, must leave the player, the toggle and the kernel usable.
+About 1.5 minutes here for the eight notebooks, 12 s more for Notebook 7. Without
+/usr/bin/chromium the module is skipped.
 """
 
 from __future__ import annotations
@@ -468,6 +470,9 @@ def write_self_tests(folder: Path) -> None:
              "from harness_lib.playground import send, toggle\ntoggle()"),
         code('Player("deux_tours", interval=0.5)'),
         code(CONVERSATION),
+        code(RAISES, metadata={"tags": ["raises-exception"]}),  # Run All goes on after it
+        code(GARBAGE),
+        code(ALIVE),
     ])
     nbformat.write(mermaid, folder / "mermaid.ipynb")
     nbformat.write(widgets, folder / "widgets.ipynb")
@@ -483,6 +488,11 @@ send(messages)"""
 # The learner deletes the assistant message: the tool result answers no request.
 BROKEN = CONVERSATION.replace(
     '    assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})]),\n', "")
+# Below the player: a cell that fails, a learner's send() of garbage, then a cell
+# that counts its runs (the kernel still answers, and keeps its variables).
+RAISES, ZERO = "1 / 0", "ZeroDivisionError: division by zero"
+GARBAGE = 'send("pas une liste")'
+ALIVE = 'vivant = globals().get("vivant", 0) + 1\nprint(f"noyau vivant : {vivant}")'
 
 
 def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> None:
@@ -502,12 +512,14 @@ def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> 
 
 def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     notebook = open_notebook("selftest/widgets.ipynb")
-    assert failures(run_all(notebook), notebook) == []
+    cells = run_all(notebook)
+    assert failures(cells, notebook) == []
     wait_for_diagrams(notebook, 1)
     page, panel = notebook.page, notebook.panel
     players = panel.locator(PLAYER)
     sync_api.expect(players).to_have_count(1)
-    check_player(players.first)
+    check_failure_below(notebook, cells)
+    check_player(players.first)  # the failed cell, run after the player, broke nothing
     check_toggle_is_mock(notebook)
     sync_api.expect(notebook.cell(2)).to_contain_text("Réponse du modèle")
     # Real model without a key: the toggle says so, and send() explains instead of failing.
@@ -529,7 +541,44 @@ def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     sync_api.expect(notebook.cell(2)).to_contain_text("preceeding")
     sync_api.expect(notebook.cell(2)).to_contain_text("HTTP 400")
     page.wait_for_function(IDLE)
-    assert kernel_errors(notebook) == []
+    check_still_usable(notebook)
+    assert kernel_errors(notebook) == [ZERO, ZERO], "seules les deux divisions par zéro"
+
+
+def check_failure_below(notebook: Notebook, cells: list[dict[str, Any]]) -> None:
+    """After Run All: the division failed (its cell says so), send() of garbage explains
+    in French without a traceback, and the last cell ran after them."""
+    assert cells[3]["errors"] == [ZERO], cells[3]
+    sync_api.expect(notebook.cell(3)).to_contain_text("ZeroDivisionError")
+    garbage = notebook.cell(4)
+    assert cells[4]["errors"] == [], cells[4]
+    sync_api.expect(garbage).to_contain_text("HTTP 400")
+    sync_api.expect(garbage).to_contain_text("pas une chaîne (str)")
+    sync_api.expect(garbage).not_to_contain_text("Traceback")
+    assert cells[5]["count"] > cells[3]["count"], "la cellule suivante n'a pas tourné après"
+    sync_api.expect(notebook.cell(5)).to_contain_text("noyau vivant : 1")
+
+
+def check_still_usable(notebook: Notebook) -> None:
+    """The learner runs the failing cell again: « Suivante » still redraws the player,
+    the toggle still switches, and a later cell still runs, with its variables kept."""
+    page, panel = notebook.page, notebook.panel
+    rerun(notebook, 3)
+    page.wait_for_function("() => window.harnessErrors.length === 2")  # Run All's, this one's
+    assert page.evaluate(CELLS)[3]["errors"] == [ZERO]
+    player = panel.locator(PLAYER).first
+    player.locator(SLIDER).focus()
+    page.keyboard.press("Home")
+    start = moved(player, re.compile(r"^étape 0 / \d+$"))
+    player.locator(NEXT).click()
+    moved(player, f"étape 1 / {start.total}", start.src)
+    toggle, status = panel.locator(TOGGLE), panel.locator(STATUS)
+    toggle.locator("button", has_text="Vrai modèle").click()
+    sync_api.expect(status).to_contain_text("Pas de clé d'API")
+    toggle.locator("button", has_text="Modèle simulé").click()
+    sync_api.expect(status).to_contain_text(MOCK_STATUS)
+    rerun(notebook, 5)
+    sync_api.expect(notebook.cell(5)).to_contain_text("noyau vivant : 2")
 
 
 def rerun(notebook: Notebook, index: int) -> None:
