@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from conversations import chapter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,6 @@ from harness_lib.messages import (
     Problem,
     assistant,
     check_conversation,
-    system,
     tool_call,
     tool_result,
     user,
@@ -34,15 +34,6 @@ CONTENT_TYPE = ("Invalid type for 'messages[0].content': expected one of a strin
                 "objects, but got an integer instead.")
 
 
-def chapter() -> list[dict[str, Any]]:
-    """The five messages of the chapter, after two turns."""
-    return [
-        system("Tu es un agent. Tu peux utiliser des outils…"),
-        user("Lis README.md et résume le projet"),
-        assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})]),
-        tool_result("call_1", "# Mini harness\nUne boucle et un outil."),
-        assistant("Le projet est un harness minimal…"),
-    ]
 
 
 def calls(*ids: str) -> dict[str, Any]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from conversations import chapter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lib.messages import assistant, system, tool_call, tool_result, user
+from harness_lib.messages import assistant, tool_call, tool_result, user
 from harness_lib.tokens import (
     MESSAGE_OVERHEAD,
     estimate,
@@ -22,14 +23,6 @@ READ_FILE = {"type": "function", "function": {
                    "required": ["path"]}}}
 
 
-def chapter() -> list[dict[str, Any]]:
-    return [
-        system("Tu es un agent. Tu peux utiliser des outils…"),
-        user("Lis README.md et résume le projet"),
-        assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})]),
-        tool_result("call_1", "# Mini harness\nUne boucle et un outil."),
-        assistant("Le projet est un harness minimal…"),
-    ]
 
 
 def test_estimate_is_about_four_characters_per_token() -> None:
