@@ -22,13 +22,13 @@ from __future__ import annotations
 import json
 
 from .messages import Message
-from .trace import Event
+from .trace import ARROWS, Event
 
-ROUTES = {  # event kind -> (source, arrow, target)
-    "task": ("U", "->>", "H"), "request": ("H", "->>", "M"), "reply": ("M", "-->>", "H"),
-    "permission": ("H", "->>", "H"), "tool_call": ("H", "->>", "T"),
-    "tool_result": ("T", "-->>", "H"), "answer": ("H", "-->>", "U"), "stop": ("H", "-->>", "U"),
-}
+IDS = {"Personne": "U", "Harness": "H", "Modèle": "M", "Outils": "T"}  # participant ids
+ANSWERS = {"reply", "tool_result", "answer", "stop"}  # drawn dashed: they answer a request
+# event kind -> (source, arrow, target), from trace.ARROWS: who talks to whom is said once.
+ROUTES = {kind: (IDS[source], "-->>" if kind in ANSWERS else "->>", IDS[target])
+          for kind, (source, target) in ARROWS.items()}
 TOOL_LOOP = "Tant que le modèle demande un outil"
 NOTES = {
     "task": "La demande entre dans messages[] (role: user). Le modèle ne l’a pas encore vue.",
