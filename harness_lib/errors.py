@@ -27,6 +27,11 @@ class HarnessError(Exception):
         self.message = message
         self.explication = explication or message
 
+    def hide(self, secret: str) -> None:
+        """Replace `secret` (an API key a server quoted back) by *** everywhere in the error."""
+        self.message, self.explication = hide(self.message, secret), hide(self.explication, secret)
+        self.args = hide(self.args, secret)
+
 
 class ApiError(HarnessError):
     """An HTTP error from the model's API, or a request the API would refuse.
@@ -50,6 +55,10 @@ class ApiError(HarnessError):
         self.body = body or {}
         self.retry_after = retry_after
 
+    def hide(self, secret: str) -> None:
+        super().hide(secret)
+        self.body = hide(self.body, secret)
+
     def __str__(self) -> str:
         prefix = f"HTTP {self.status}" if self.status is not None else "Pas de réponse"
         return f"{prefix} : {self.message}"
@@ -69,3 +78,18 @@ class ModelTimeout(ApiError):
 
 class MissingKey(HarnessError):
     """A real model needs OPENROUTER_API_KEY (or an explicit key)."""
+
+
+def hide(value: Any, secret: str) -> Any:
+    """`value` with every `secret` inside its strings replaced by ***.
+
+    >>> hide({"error": ["Bad key sk-123"]}, "sk-123")
+    {'error': ['Bad key ***']}
+    """
+    if isinstance(value, str):
+        return value.replace(secret, "***")
+    if isinstance(value, dict):
+        return {hide(k, secret): hide(v, secret) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(hide(v, secret) for v in value)
+    return value

@@ -78,21 +78,6 @@ def innermost_message(value: Any) -> str | None:
     return innermost_message(metadata.get("raw")) or message
 
 
-def hide(value: Any, secret: str) -> Any:
-    """`value` with every `secret` inside its strings replaced by ***.
-
-    >>> hide({"error": ["Bad key sk-123"]}, "sk-123")
-    {'error': ['Bad key ***']}
-    """
-    if isinstance(value, str):
-        return value.replace(secret, "***")
-    if isinstance(value, dict):
-        return {hide(k, secret): hide(v, secret) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(hide(v, secret) for v in value)
-    return value
-
-
 def retry_after(value: str | None) -> float | None:
     """Seconds to wait from a Retry-After header: "5" or an HTTP date."""
     try:

@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 
 from .errors import ApiError, MissingKey, ModelTimeout
-from .http_errors import hide, http_error
+from .http_errors import http_error
 from .messages import Message
 from .models import DEFAULT_MODEL, Completion
 
@@ -92,9 +92,7 @@ class OpenRouterModel:
             return parse_completion(_json(self._post(body, timeout)), record)
         except ApiError as error:  # a server may quote the key back (an echo, a chatty proxy)
             key = self._client.headers["Authorization"].removeprefix("Bearer ")
-            error.message, error.explication, error.body = hide(
-                (error.message, error.explication, error.body), key)
-            error.args = (error.message,)
+            error.hide(key)
             raise
 
     def cost(self, usage: dict[str, int] | None) -> float | None:

@@ -208,8 +208,6 @@ def _complete(messages: object, tools: object) -> Completion | HarnessError:
 
 def _redact(error: HarnessError, key: str, page: str) -> str:
     """Hide the key in the returned error and in its HTML."""
-    error.message = error.message.replace(key, "***")
-    error.explication = error.explication.replace(key, "***")
-    error.args = tuple(str(a).replace(key, "***") for a in error.args)
+    error.hide(key)
     return page.replace(key, "***")
 
