@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # works from a checkout, installed or not
 
 from harness_lib import Limits, MockModel, run, workspace_tools  # noqa: E402
-from harness_lib.diagram import from_trace  # noqa: E402
-from harness_lib.mermaid import parse, to_mermaid  # noqa: E402
-from harness_lib.scenarios import WAIT_TASK, example_workspace  # noqa: E402
+from harness_lib.course.diagram import from_trace  # noqa: E402
+from harness_lib.course.mermaid import parse, to_mermaid  # noqa: E402
+from harness_lib.course.scenarios import WAIT_TASK, example_workspace  # noqa: E402
 from harness_lib.tools import Tool  # noqa: E402
 from harness_lib.trace import Trace  # noqa: E402
 
@@ -177,7 +177,7 @@ def diagram_work(repeat: int, sizes: Sequence[int]) -> list[Result]:
 
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
     """Python time to move a player one step (state + widget update), per trace size."""
-    from harness_lib.player import Player  # imports ipywidgets: only here
+    from harness_lib.course.player import Player  # imports ipywidgets: only here
 
     results = []
     for turns in sizes:

@@ -11,15 +11,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from .course.diagram import DiagramError
+from .course.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
+from .course.scenarios import INCIDENTS, example_workspace, replay, workspace_for
 from .debug import format_request, redact
-from .diagram import DiagramError
 from .errors import HarnessError
-from .export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
 from .loop import SYSTEM_PROMPT, Limits, run
 from .messages import system
-from .mock import MockModel
+from .models import MockModel
 from .policy import cli_approver
-from .scenarios import INCIDENTS, example_workspace, replay, workspace_for
 from .tools import workspace_tools
 from .trace import Event, Trace, describe
 
@@ -100,7 +100,7 @@ def run_mission(args: argparse.Namespace) -> int:
 
 
 def _real_model(name: str | None):
-    from .openrouter import OpenRouterModel  # httpx is imported only on this path
+    from .models.openrouter import OpenRouterModel  # httpx is imported only on this path
 
     return OpenRouterModel(name)
 

@@ -3,7 +3,8 @@
 The whole loop is `run()` below; read it next to the chapter's pseudo-code.
 The three places to look at are marked RULE 1, RULE 2 and EXIT.
 
->>> from harness_lib import MockModel, workspace_tools, example_workspace
+>>> from harness_lib import MockModel, workspace_tools
+>>> from harness_lib.course.scenarios import example_workspace
 >>> result = run("Lis README.md et résume le projet", MockModel(),
 ...              workspace_tools(example_workspace("mini")))
 >>> result.reason, [m["role"] for m in result.messages]

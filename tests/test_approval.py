@@ -6,8 +6,8 @@ import subprocess
 import sys
 from importlib import resources
 
-from harness_lib import README_TASK, MockModel, example_workspace, run, workspace_tools
-from harness_lib.approval import (
+from harness_lib import MockModel, run, workspace_tools
+from harness_lib.course.approval import (
     Pending,
     approval_widget,
     decide,
@@ -16,10 +16,11 @@ from harness_lib.approval import (
     pending_html,
     stopped_for_human,
 )
+from harness_lib.course.scenarios import README_TASK, example_workspace
 from harness_lib.messages import tool_call
 from harness_lib.policy import Decision
 
-ORIGINAL = (resources.files("harness_lib") / "data" / "workspaces" / "prix" / "price.py"
+ORIGINAL = (resources.files("harness_lib.course") / "data" / "workspaces" / "prix" / "price.py"
             ).read_text(encoding="utf-8")
 REFUSED = "Refusé : la personne n'a pas autorisé cette action."
 

@@ -16,8 +16,8 @@ import nbformat
 import pytest
 
 from harness_lib import MockModel, workspace_tools
+from harness_lib.course.scenarios import example_workspace
 from harness_lib.messages import tool_call
-from harness_lib.scenarios import example_workspace
 from harness_lib.tools import execute
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "run.py"

@@ -12,9 +12,9 @@ import pytest
 from fake_ink import FakeInk, decode
 
 from harness_lib.__main__ import main
-from harness_lib.export import diagram_text
-from harness_lib.mermaid import chapter_diagram, parse
-from harness_lib.scenarios import replay
+from harness_lib.course.export import diagram_text
+from harness_lib.course.mermaid import chapter_diagram, parse
+from harness_lib.course.scenarios import replay
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
 

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from harness_lib import loop
-from harness_lib.codeview import find_marks, locate, show_source, side_by_side, side_by_side_html
+from harness_lib.course.codeview import (
+    find_marks,
+    locate,
+    show_source,
+    side_by_side,
+    side_by_side_html,
+)
 
 MARKS = ("RULE 1", "RULE 2", "EXIT")
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lib.diagram import (
+from harness_lib.course.diagram import (
     ROLES,
     TOOL_LOOP,
     Diagram,
@@ -25,7 +25,7 @@ from harness_lib.diagram import (
     totals_at,
     transcript,
 )
-from harness_lib.mermaid import (
+from harness_lib.course.mermaid import (
     CHAPTER,
     chapter_diagram,
     chapter_source,
@@ -386,7 +386,8 @@ def test_transcript_says_every_step_with_its_context() -> None:
 
 
 def test_from_trace_of_a_real_run_counts_like_the_loop() -> None:
-    from harness_lib import MockModel, example_workspace, run, workspace_tools
+    from harness_lib import MockModel, run, workspace_tools
+    from harness_lib.course.scenarios import example_workspace
 
     done = run("Lis README.md et résume le projet", MockModel(),
                workspace_tools(example_workspace("mini")))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lib.exercises import (
+from harness_lib.course.exercises import (
     SKELETON,
     SOLUTION,
     Feedback,

@@ -36,7 +36,7 @@ from harness_lib import (
     run,
     workspace_tools,
 )
-from harness_lib.openrouter import OpenRouterModel
+from harness_lib.models.openrouter import OpenRouterModel
 from harness_lib.policy import DEFAULT_POLICY, Policy, check
 from harness_lib.tools import Tool
 

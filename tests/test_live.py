@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from harness_lib import ApiError, check_conversation, example_workspace, run, workspace_tools
-from harness_lib.scenarios import README_TASK
+from harness_lib import ApiError, check_conversation, run, workspace_tools
+from harness_lib.course.scenarios import README_TASK, example_workspace
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("HARNESS_LIVE") != "1" or not os.environ.get("OPENROUTER_API_KEY"),
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_a_real_model_runs_the_two_turns_of_the_chapter():
-    from harness_lib.openrouter import OpenRouterModel
+    from harness_lib.models.openrouter import OpenRouterModel
 
     result = run(README_TASK, OpenRouterModel(), workspace_tools(example_workspace("mini")))
     assert result.reason == "answer", result.message
@@ -34,7 +34,7 @@ def test_a_real_model_runs_the_two_turns_of_the_chapter():
 
 def test_the_provider_refuses_what_check_conversation_refuses():
     from harness_lib.messages import system, tool_result, user
-    from harness_lib.openrouter import OpenRouterModel
+    from harness_lib.models.openrouter import OpenRouterModel
 
     broken = [system("x"), user(README_TASK), tool_result("call_1", "# Mini")]
     assert check_conversation(broken)

@@ -12,13 +12,12 @@ from harness_lib import (
     ReplayModel,
     assistant,
     check_conversation,
-    example_workspace,
     run,
     tool_call,
     workspace_tools,
 )
+from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.policy import auto_approve, auto_refuse
-from harness_lib.scenarios import PRICE_TASK, README_TASK, WAIT_TASK
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from harness_lib import (
     ModelTimeout,
     ReplayModel,
     assistant,
-    example_workspace,
     run,
     system,
     tool_call,
@@ -20,7 +19,7 @@ from harness_lib import (
     user,
     workspace_tools,
 )
-from harness_lib.scenarios import README_TASK
+from harness_lib.course.scenarios import README_TASK, example_workspace
 
 
 def _args(reply):

@@ -32,17 +32,16 @@ from harness_lib import (
     ReplayModel,
     Trace,
     check_conversation,
-    example_workspace,
     run,
     tool_result,
     user,
     workspace_tools,
 )
+from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.loop import SYSTEM_PROMPT
 from harness_lib.messages import system
 from harness_lib.models import Completion
 from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, check
-from harness_lib.scenarios import PRICE_TASK, README_TASK, WAIT_TASK
 from harness_lib.tools import Tool, execute
 
 REPO = str(Path(__file__).resolve().parents[1])  # harness_lib, for a python subprocess
@@ -343,7 +342,7 @@ messages_like = st.fixed_dictionaries(
 @pytest.fixture(scope="module")
 def playground() -> Any:
     # Imported once, outside the examples: importing IPython changes the recursion limit.
-    return pytest.importorskip("harness_lib.playground")
+    return pytest.importorskip("harness_lib.course.playground")
 
 
 @settings(max_examples=150, deadline=None)

@@ -18,8 +18,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from harness_lib.diagram import DiagramError
-from harness_lib.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
+from harness_lib.course.diagram import DiagramError
+from harness_lib.course.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))

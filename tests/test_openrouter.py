@@ -16,10 +16,10 @@ import httpx
 import pytest
 from fake_server import FakeServer, error_body, text_reply, tool_reply
 
-from harness_lib import openrouter
 from harness_lib.errors import ApiError, MissingKey, ModelTimeout
-from harness_lib.http_errors import innermost_message
-from harness_lib.openrouter import DEFAULT_MODEL, OpenRouterModel
+from harness_lib.models import openrouter
+from harness_lib.models.http_errors import innermost_message
+from harness_lib.models.openrouter import DEFAULT_MODEL, OpenRouterModel
 
 KEY = "sk-or-v1-SECRET-0123456789abcdef"
 USER = [{"role": "user", "content": "Lis README.md"}]

@@ -9,15 +9,15 @@ import re
 import ipywidgets as w
 import pytest
 
-from harness_lib import player as player_module
-from harness_lib.charts import ADDED_STYLE
-from harness_lib.diagram import from_trace, totals_at
+from harness_lib.course import player as player_module
+from harness_lib.course.charts import ADDED_STYLE
+from harness_lib.course.diagram import from_trace, totals_at
+from harness_lib.course.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
+from harness_lib.course.player import START_NOTE, Player, run_live, state
+from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace
 from harness_lib.loop import SYSTEM_PROMPT, Limits, run
-from harness_lib.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
 from harness_lib.messages import system
-from harness_lib.mock import MockModel
-from harness_lib.player import START_NOTE, Player, run_live, state
-from harness_lib.scenarios import README_TASK, WAIT_TASK, example_workspace
+from harness_lib.models.mock import MockModel
 from harness_lib.tokens import tools_tokens
 from harness_lib.tools import workspace_tools
 from harness_lib.trace import Trace

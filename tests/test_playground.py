@@ -17,12 +17,12 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
-from harness_lib import openrouter, playground
+from harness_lib.course import playground
+from harness_lib.course.playground import Playground, current_model, render, send, toggle
 from harness_lib.errors import ApiError, HarnessError, MissingKey
 from harness_lib.messages import assistant, system, tool_call, tool_result, user
-from harness_lib.mock import MockModel
-from harness_lib.models import Completion
-from harness_lib.playground import Playground, current_model, render, send, toggle
+from harness_lib.models import Completion, openrouter
+from harness_lib.models.mock import MockModel
 
 SECRET = "sk-or-v1-test-secret-0123456789"
 TASK = "Lis README.md et résume le projet"
@@ -123,7 +123,7 @@ def test_toggle_is_displayed_once_per_cell(shell: InteractiveShell) -> None:
 
 
 def test_mock_path_never_imports_httpx() -> None:
-    code = ("import sys; from harness_lib import playground as p; p.toggle(); "
+    code = ("import sys; from harness_lib.course import playground as p; p.toggle(); "
             "p.send([{'role': 'user', 'content': 'Lis README.md'}], show=False); "
             "print('httpx' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

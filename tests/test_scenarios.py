@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness_lib import check_conversation, example_workspace, replay
-from harness_lib.scenarios import INCIDENTS
+from harness_lib import check_conversation
+from harness_lib.course.scenarios import INCIDENTS, example_workspace, replay
 
 
 def test_the_five_incidents_exist():

@@ -27,7 +27,7 @@ from fake_server import FakeServer, error_body, text_reply, tool_reply
 from harness_lib import __main__ as cli
 from harness_lib import debug, run, user, workspace_tools
 from harness_lib.errors import ApiError
-from harness_lib.openrouter import OpenRouterModel
+from harness_lib.models.openrouter import OpenRouterModel
 from harness_lib.trace import describe
 
 KEY = "sk-or-v1-" + "5f3a9c0e7b21d4e8" * 4  # the shape of a real OpenRouter key
@@ -192,7 +192,7 @@ class ToFake(httpx.BaseTransport):
 
 @pytest.fixture
 def playground(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    module = pytest.importorskip("harness_lib.playground")
+    module = pytest.importorskip("harness_lib.course.playground")
     monkeypatch.setattr(module, "_shared", None)  # the kernel-wide toggle: restored after
     yield module
 
@@ -209,7 +209,7 @@ def test_playground_shows_no_key(fake_openai: FakeServer, playground: Any,
     error = playground.send([user(TASK)], show=False)
     assert fake_openai.requests[0].headers["authorization"] == f"Bearer {KEY}"
     assert reply.tool_calls and isinstance(error, ApiError) and error.status == 401
-    from harness_lib.replies import render
+    from harness_lib.course.replies import render
 
     assert_secret([repr(pg), str(pg.key.value), pg.status.value, render(reply), render(error),
                    *error_texts(error), json.dumps(reply.request)])
@@ -220,7 +220,7 @@ def test_bash_can_still_read_the_parent_environment(tmp_path: Path) -> None:
     # A documented limit (docs/reliability.md): safe_env() cleans the environment bash gets,
     # but bash runs with the learner's rights and may read its parent's, where the key lives.
     # If this test fails one day, the hole is closed: update the table.
-    script = ("from harness_lib import shell; "
+    script = ("from harness_lib.tools import shell; "
               "print(shell.run('tr \"\\\\0\" \"\\\\n\" < /proc/$PPID/environ', '.', 5))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env={**os.environ, "OPENROUTER_API_KEY": KEY, "PYTHONPATH": REPO},

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from harness_lib import Event, MockModel, Trace, example_workspace, run, workspace_tools
-from harness_lib.scenarios import README_TASK
+from harness_lib import Event, MockModel, Trace, run, workspace_tools
+from harness_lib.course.scenarios import README_TASK, example_workspace
 from harness_lib.trace import describe
 
 

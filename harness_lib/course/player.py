@@ -22,17 +22,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..loop import SYSTEM_PROMPT, run
+from ..messages import Message, system
+from ..tokens import tools_tokens
+from ..tools import Tool
+from ..trace import Event, Run, Trace
 from . import charts
 from .diagram import Diagram, Entry, from_trace, ledger_at, peak, total_at, totals_at, transcript
-from .loop import SYSTEM_PROMPT, run
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
-from .messages import Message, system
-from .tokens import tools_tokens
-from .tools import Tool
-from .trace import Event, Run, Trace
 
 if TYPE_CHECKING:
-    from .models import Model
+    from ..models import Model
 
 START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
 STATUS = {"request": "⏳ en attente du modèle…", "tool_call": "⚙ outil en cours…"}

@@ -26,13 +26,13 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .errors import HarnessError
-from .loop import SYSTEM_PROMPT, describe, usage_of
-from .messages import assistant, system, tool_call, tool_result, user
-from .models import Model
-from .recorder import Recorder
-from .tools import Tool, execute
-from .trace import Run, Trace
+from ..errors import HarnessError
+from ..loop import SYSTEM_PROMPT, describe, usage_of
+from ..messages import assistant, system, tool_call, tool_result, user
+from ..models import Model
+from ..recorder import Recorder
+from ..tools import Tool, execute
+from ..trace import Run, Trace
 
 NOT_SHOWN = "(rien d'affiché)"  # the model asked for tools without writing a word
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import json
 
-from .messages import Message
-from .trace import ARROWS, Event
+from ..messages import Message
+from ..trace import ARROWS, Event
 
 IDS = {"Personne": "U", "Harness": "H", "Modèle": "M", "Outils": "T"}  # participant ids
 ANSWERS = {"reply", "tool_result", "answer", "stop"}  # drawn dashed: they answer a request

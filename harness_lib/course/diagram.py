@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .messages import Message
-from .tokens import message_tokens, tools_tokens
-from .trace import Event, Trace
+from ..messages import Message
+from ..tokens import message_tokens, tools_tokens
+from ..trace import Event, Trace
 from .trace_diagram import ROUTES, TOOL_LOOP, count, gist, message_label, note
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")

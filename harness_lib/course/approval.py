@@ -23,13 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .loop import run
-from .mock import MockModel
-from .models import Model
-from .policy import STRICT_POLICY, Decision, Policy
+from ..loop import run
+from ..models import MockModel, Model
+from ..policy import STRICT_POLICY, Decision, Policy
+from ..tools import workspace_tools
+from ..trace import Run
 from .scenarios import PRICE_TASK, example_workspace
-from .tools import workspace_tools
-from .trace import Run
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from .errors import ApiError
+from ..errors import ApiError
 
 UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
 EXPLICATIONS = {

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import Message
+from ..messages import Message
 
 FILE = re.compile(r"[\w./-]*\w\.[A-Za-z]{1,5}\b")
 BUGGY = '    euros, rest = divmod(cents, 100)\n    return f"{euros},{rest:02d} €"'

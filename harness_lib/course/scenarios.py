@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
-from .errors import ApiError
-from .loop import Limits, run
-from .mock import MockModel
-from .tokens import ledger
-from .tools import workspace_tools
-from .trace import Run, Trace
+from ..errors import ApiError
+from ..loop import Limits, run
+from ..models import MockModel
+from ..tokens import ledger
+from ..tools import workspace_tools
+from ..trace import Run, Trace
 
 README_TASK = "Lis README.md et résume le projet"
 PRICE_TASK = "Corrige formatPrice pour les montants négatifs"
@@ -39,7 +39,8 @@ def example_workspace(name: str, dest: str | Path | None = None) -> Path:
             f"espace d'exemple inconnu : {name!r} (au choix : {', '.join(WORKSPACES)})"
         )
     target = Path(dest) if dest else Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
-    with resources.as_file(resources.files("harness_lib") / "data" / "workspaces" / name) as src:
+    data = resources.files("harness_lib.course") / "data"
+    with resources.as_file(data / "workspaces" / name) as src:
         shutil.copytree(src, target, dirs_exist_ok=True)
     return target
 

@@ -43,7 +43,8 @@ def chapter_source(name: str) -> str:
     """The text of one of the chapter's diagrams, exactly as the chapter prints it."""
     if name not in CHAPTER:
         raise DiagramError(f"diagramme inconnu : {name!r} (attendu : {', '.join(CHAPTER)})")
-    return (resources.files("harness_lib") / "data" / f"{name}.mmd").read_text(encoding="utf-8")
+    data = resources.files("harness_lib.course") / "data"
+    return (data / f"{name}.mmd").read_text(encoding="utf-8")
 
 
 def chapter_diagram(name: str) -> Diagram:

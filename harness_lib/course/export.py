@@ -22,10 +22,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import HarnessError
+from ..trace import Trace
 from .diagram import Diagram, DiagramError, from_trace
-from .errors import HarnessError
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
-from .trace import Trace
 
 if TYPE_CHECKING:  # for the annotation only: mermaid-py is imported when drawing
     import mermaid

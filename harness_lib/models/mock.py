@@ -17,11 +17,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..errors import ModelTimeout
+from ..messages import Message, assistant, tool_call, validate
+from ..tokens import message_tokens, tools_tokens
 from . import strategies
-from .errors import ModelTimeout
-from .messages import Message, assistant, tool_call, validate
-from .models import Completion
-from .tokens import message_tokens, tools_tokens
+from .model import Completion
 
 
 class MockModel:

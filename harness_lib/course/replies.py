@@ -18,11 +18,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import ApiError, HarnessError
-from .messages import Problem
-from .models import Completion
+from ..errors import ApiError, HarnessError
+from ..messages import Problem
+from ..models import Completion
+from ..tools import json_type, workspace_tools
 from .scenarios import example_workspace
-from .tools import json_type, workspace_tools
 
 # A coloured bar says the kind of answer, and the title says it in words.
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}

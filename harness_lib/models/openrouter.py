@@ -28,10 +28,10 @@ from typing import Any
 
 import httpx
 
-from .errors import ApiError, MissingKey, ModelTimeout
+from ..errors import ApiError, MissingKey, ModelTimeout
+from ..messages import Message
 from .http_errors import http_error
-from .messages import Message
-from .models import DEFAULT_MODEL, Completion
+from .model import DEFAULT_MODEL, Completion
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.

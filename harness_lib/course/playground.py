@@ -27,10 +27,9 @@ import traitlets
 from IPython import get_ipython
 from IPython.display import HTML, display
 
-from .errors import HarnessError, MissingKey
-from .messages import Message, check_conversation
-from .mock import MockModel
-from .models import DEFAULT_MODEL, Completion, Model
+from ..errors import HarnessError, MissingKey
+from ..messages import Message, check_conversation
+from ..models import DEFAULT_MODEL, Completion, MockModel, Model
 from .replies import default_tools, render, tools_error, unexpected
 
 MOCK, REAL = "mock", "real"
@@ -105,7 +104,7 @@ class Playground:
         return self._key or os.environ.get(ENV_KEY, "").strip()
 
     def _open(self, key: str, name: str) -> Model:
-        from .openrouter import OpenRouterModel  # httpx is imported for the real model only
+        from ..models.openrouter import OpenRouterModel  # httpx is imported for the real model only
 
         try:
             return OpenRouterModel(name, api_key=key, transport=self.transport)

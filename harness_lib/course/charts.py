@@ -24,11 +24,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..messages import Message
+from ..tokens import message_tokens
+from ..trace import Trace
 from .diagram import ROLES, Diagram, Entry, fr, transcript
 from .mermaid import to_mermaid
-from .messages import Message
-from .tokens import message_tokens
-from .trace import Trace
 
 ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
                "assistant": "#1f6fb5", "tool": "#e67e22", "compact": "#16a2b8"}

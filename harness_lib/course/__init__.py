@@ -1,0 +1,19 @@
+"""The course machinery: everything that exists to *show* the harness to a learner.
+
+The harness (one level up) runs the agentic loop; nothing there knows about
+this folder. Here live the widgets and the diagrams the notebooks display, and
+the only imports of ipywidgets and IPython in the project.
+
+    diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
+    player.py, charts.py                       the animated player and its context bar
+    playground.py, replies.py                  the mock/real toggle and `send(messages)`
+    exercises.py, tool_message.py              questions, predictions, « jouez le harness »
+    approval.py                                a human's yes or no in a notebook
+    react.py                                   a run read as ReAct (reasoning, action, observation)
+    codeview.py                                the harness's source, with its key lines marked
+    scenarios.py, data/                        the chapter's missions, incidents, workspaces
+    export.py                                  a diagram as a file (.mmd, or SVG/PNG)
+
+Import the module you need (`from harness_lib.course.player import Player`):
+this package imports nothing by itself.
+"""

@@ -1,0 +1,30 @@
+"""Models: anything with `complete(messages, tools, timeout) -> Completion`.
+
+    model.py        the `Model` protocol and `Completion`, one answer of the model
+    mock.py         `MockModel`, offline: checks like the API, decides from messages[]
+    strategies.py   how the mock picks its next action (one small rule per mission)
+    replay.py       `ReplayModel`, plays a saved run back
+    openrouter.py   `OpenRouterModel`, a real model over HTTP (imports httpx)
+    http_errors.py  an HTTP error answer as a French `ApiError`
+
+`OpenRouterModel` is imported on first use only, so that `import harness_lib`
+does not import httpx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .mock import MockModel
+from .model import DEFAULT_MODEL, Completion, Model
+from .replay import ReplayModel
+
+__all__ = ["DEFAULT_MODEL", "Completion", "MockModel", "Model", "OpenRouterModel", "ReplayModel"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OpenRouterModel":  # httpx is imported only when a real model is asked for
+        from .openrouter import OpenRouterModel
+
+        return OpenRouterModel
+    raise AttributeError(f"module 'harness_lib.models' has no attribute {name!r}")
