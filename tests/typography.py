@@ -1,0 +1,181 @@
+"""French typography for what a learner reads: the rules, a checker and a fixer.
+
+French puts a space before the high punctuation, and that space must not break
+at the end of a line:
+
+- before ; ! ?  a narrow no-break space (U+202F);
+- before :      a no-break space (U+00A0);
+- inside « »    a no-break space after « and before »;
+- and the apostrophe is the typographic one: l’outil, not l'outil.
+
+What is not prose is left alone: code (fences and `inline`), URLs, Markdown
+link targets, HTML tags and their attributes, times and ratios (14:30, 1:2),
+and the texts we quote byte for byte (the chapter's stop message, the API's own
+English texts).
+
+    >>> for problem in problems("Que sait le modèle ? Rien: il attend."):
+    ...     print(problem)
+    espace ordinaire avant « ? » : « modèle ? Rien: »
+    espace manquante avant « : » : « ? Rien: il at »
+    >>> fix("Que sait le modèle ? « Rien » : il attend.") == (
+    ...     "Que sait le modèle\u202f? «\u00a0Rien\u00a0»\u00a0: il attend.")
+    True
+
+Run `python tests/typography.py --fix notebooks/*.ipynb harness_lib/loop.py` to
+fix the Markdown cells of notebooks, or the French strings of modules, in place.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import sys
+import tokenize
+from pathlib import Path
+
+NNBSP, NBSP = "\u202f", "\u00a0"
+# Quoted byte for byte, as the chapter writes it (a test checks the harness prints it so).
+VERBATIM = (
+    "Arrêt propre: maximum de",
+    "Erreur : ",  # how a failed tool result starts, for the model, as in the chapter
+)
+
+# What is not prose: each match is kept as it is.
+_SKIP = re.compile(
+    r"```.*?```"  # code fences (Mermaid included: its labels follow Mermaid's rules)
+    r"|`[^`\n]*`"  # inline code
+    r"|<[^<>\n]*>"  # HTML tags
+    r"|\]\([^)\s]*\)"  # Markdown link targets
+    r"|https?://\S+"  # URLs
+    r"|\b\d{1,2}:\d{2}\b"  # times
+    r"|" + "|".join(re.escape(v) for v in VERBATIM),
+    re.S,
+)
+# A space (or none) before the high punctuation, after a letter, a digit or a closing sign.
+_BEFORE = re.compile(r"(?<=[\w)\]*_»’'\"%€$])( ?)([;!?:])(?=\s|$|[)\]*_»])", re.M)
+_QUOTES = re.compile(r"«( ?)(?=\S)|(?<=\S)( ?)»")
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'outil, not 'x' nor a quote
+
+
+def _split(text: str) -> list[tuple[str, bool]]:
+    """`text` cut into (part, is_prose) pieces, in order."""
+    pieces, last = [], 0
+    for match in _SKIP.finditer(text):
+        pieces += [(text[last : match.start()], True), (match.group(0), False)]
+        last = match.end()
+    return pieces + [(text[last:], True)]
+
+
+def _fix_prose(prose: str) -> str:
+    prose = _BEFORE.sub(lambda m: (NBSP if m.group(2) == ":" else NNBSP) + m.group(2), prose)
+    prose = _QUOTES.sub(lambda m: "«" + NBSP if m.group(0).startswith("«") else NBSP + "»", prose)
+    return _APOSTROPHE.sub("’", prose)
+
+
+def fix(text: str) -> str:
+    """`text` with the French spaces put right in its prose parts."""
+    return "".join(_fix_prose(part) if prose else part for part, prose in _split(text))
+
+
+def problems(text: str) -> list[str]:
+    """Each place where `text` breaks a rule, with a few characters around it."""
+    found = []
+    for part, prose in _split(text):
+        if not prose:
+            continue
+        found += [f"apostrophe droite : « {part[max(0, m.start() - 6) : m.end() + 6]} »"
+                  for m in _APOSTROPHE.finditer(part)]
+        for rule, match in [("avant", m) for m in _BEFORE.finditer(part)] + [
+            ("autour des guillemets", m) for m in _QUOTES.finditer(part)
+        ]:
+            kind = "espace ordinaire" if " " in match.group(0) else "espace manquante"
+            around = part[max(0, match.start() - 6) : match.end() + 6].replace("\n", " ")
+            found.append(f"{kind} {rule} « {match.group(0).strip()} » : « {around.strip()} »")
+    return found
+
+
+_FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b(?:le|la|les|des|du|une|est|pas|dans|pour)\b", re.I)
+
+
+def french_strings(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of each French string of a Python module, docstrings left out.
+
+    An f-string is read with each `{…}` replaced by `X`, as a learner would see it filled.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if id(node) not in docstrings and _FRENCH.search(text):
+            found.append((node.lineno, text))
+    return found
+
+
+def fix_python(path: Path) -> int:
+    """Fix the French strings of a Python module in place; return how many changed.
+
+    Works on the source text of each string literal, so quotes, escapes and the
+    `{…}` of f-strings stay as they were written.
+    """
+    source = path.read_text(encoding="utf-8")
+    lines = {line for line, _ in french_strings(path)}
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    offsets = [0]
+    for line in source.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    changed, out, last = 0, [], 0
+    for token in tokens:
+        if token.type != tokenize.STRING or token.start[0] not in lines:
+            continue
+        start = offsets[token.start[0] - 1] + token.start[1]
+        end = offsets[token.end[0] - 1] + token.end[1]
+        fixed = fix(token.string)
+        out += [source[last:start], fixed]
+        last, changed = end, changed + (fixed != token.string)
+    if changed:
+        path.write_text("".join(out) + source[last:], encoding="utf-8")
+    return changed
+
+
+def markdown_cells(path: Path) -> list[tuple[str, str]]:
+    """(cell id, source) of each Markdown cell of a notebook."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [(c.get("id", "?"), "".join(c["source"])) for c in cells if c["cell_type"] == "markdown"]
+
+
+def fix_notebook(path: Path) -> int:
+    """Fix the Markdown cells of a notebook in place; return how many cells changed."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    changed = 0
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        before = "".join(cell["source"])
+        after = fix(before)
+        if after != before:
+            cell["source"] = after.splitlines(keepends=True)
+            changed += 1
+    if changed:
+        path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["--fix"]:
+        sys.exit("usage : python tests/typography.py --fix FICHIER.ipynb|FICHIER.py…")
+    for name in sys.argv[2:]:
+        fixer = fix_notebook if name.endswith(".ipynb") else fix_python
+        print(f"{name} : {fixer(Path(name))} correction(s)")
