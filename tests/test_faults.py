@@ -47,12 +47,6 @@ FAST = Limits(max_turns=4, model_timeout=5.0, tool_timeout=5.0)
 README = "# Mini harness\nUne boucle et un outil.\n"
 
 
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
-    monkeypatch.delenv("HARNESS_MODEL", raising=False)
-
-
 @pytest.fixture
 def tools(tmp_path: Path) -> list[Tool]:
     root = tmp_path / "ws"

@@ -9,7 +9,8 @@ than that: whatever the model computed without writing it stays invisible.
 machine where the harness, not the model, decides the path (read README.md,
 then one model call without tools to summarise it).
 
->>> from harness_lib import MockModel, run, workspace_tools, example_workspace
+>>> from harness_lib import MockModel, run, workspace_tools
+>>> from harness_lib.course.scenarios import example_workspace
 >>> done = run("Lis README.md et résume le projet", MockModel(think=True),
 ...            workspace_tools(example_workspace("mini")))
 >>> first, last = react_steps(done.trace)
