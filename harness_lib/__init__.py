@@ -28,7 +28,6 @@ from .errors import ApiError, HarnessError, MissingKey, ModelTimeout, ToolError,
 from .limits import Limits
 from .loop import SYSTEM_PROMPT, run
 from .messages import (
-    Problem,
     ToolCall,
     assistant,
     check_conversation,
@@ -41,6 +40,7 @@ from .messages import (
 )
 from .models import Completion, MockModel, Model, ReplayModel
 from .policy import DEFAULT_POLICY, STRICT_POLICY, Decision, Policy
+from .rules import Problem
 from .tools import Observation, Tool, workspace_tools
 from .trace import Event, Run, StopReason, Trace
 

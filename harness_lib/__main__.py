@@ -18,7 +18,7 @@ from .errors import HarnessError
 from .limits import MAX_TURNS, Limits
 from .loop import SYSTEM_PROMPT, run
 from .messages import system
-from .models import MockModel
+from .models import MockModel, Model
 from .policy import cli_approver
 from .tools import workspace_tools
 from .trace import Event, Trace, describe
@@ -99,7 +99,7 @@ def run_mission(args: argparse.Namespace) -> int:
     return 0 if result.reason == "answer" else 1
 
 
-def _real_model(name: str | None):
+def _real_model(name: str | None) -> Model:
     from .models.openrouter import OpenRouterModel  # httpx is imported only on this path
 
     return OpenRouterModel(name)

@@ -88,7 +88,8 @@ class ToolCall:
 def read_call(call: object) -> ToolCall:
     """Read {"id", "function": {"name", "arguments"}}. Never raises, whatever the model sent."""
     fields = call if isinstance(call, dict) else {}
-    function = fields.get("function") if isinstance(fields.get("function"), dict) else {}
+    function = fields.get("function")
+    function = function if isinstance(function, dict) else {}
     name, call_id, raw = function.get("name"), fields.get("id"), function.get("arguments")
     arguments, problem = _decode(raw)
     text = raw if isinstance(raw, str) else "" if raw is None else _json_text(raw)
@@ -182,7 +183,7 @@ def _assistant_problems(i: int, msg: dict[Any, Any]) -> list[Problem]:
     calls = calls if isinstance(calls, list) else []
     problems = [] if calls or msg.get("content") is not None else [
         rules.problem("null", i, "content", "assistant")]
-    ids = [c.get("id") for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
+    ids = [c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
     seen: set[str] = set()
     for call_id in ids:
         if call_id in seen:

@@ -36,7 +36,7 @@ def estimate(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)  # ceiling division
 
 
-def message_tokens(message: Message) -> int:
+def message_tokens(message: object) -> int:
     """Tokens one message takes in the context: its text, its tool calls, its framing.
 
     Tolerant: whatever is not a well-formed message is counted as the JSON it
@@ -52,7 +52,7 @@ def message_tokens(message: Message) -> int:
     return total
 
 
-def tools_tokens(tool_schemas: list[dict[str, Any]]) -> int:
+def tools_tokens(tool_schemas: object) -> int:
     """Tokens of the tool definitions, sent with every call (the JSON schemas)."""
     if not isinstance(tool_schemas, (list, tuple)):
         return 0

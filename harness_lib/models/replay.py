@@ -30,7 +30,8 @@ class ReplayModel:
     @classmethod
     def from_trace(cls, trace: Trace) -> ReplayModel:
         replies = [e for e in trace.events if e.kind == "reply" and e.message]
-        return cls([e.message for e in replies], [e.data.get("finish_reason", "") for e in replies])
+        return cls([e.message or {} for e in replies],
+                   [e.data.get("finish_reason", "") for e in replies])
 
     def complete(
         self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT

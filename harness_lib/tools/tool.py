@@ -125,7 +125,7 @@ def argument_problem(arguments: dict[str, Any], schema: object) -> str | None:
 def _validator(schema: str) -> Callable[[object], object]:
     import fastjsonschema
 
-    return fastjsonschema.compile(json.loads(schema))  # type: ignore[no-any-return]
+    return fastjsonschema.compile(json.loads(schema))
 
 
 def _explained(err: Any) -> str:
