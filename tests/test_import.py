@@ -1,5 +1,5 @@
 """`import harness_lib` has no side effect: no printing, and none of the heavy imports
-(httpx, ipywidgets, mermaid-py, requests, fastjsonschema) until they are used."""
+(httpx, ipywidgets, mermaid-py, requests, fastjsonschema, subprocess) until they are used."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import harness_lib
 CODE = """
 import sys
 import harness_lib
-heavy = ('httpx', 'ipywidgets', 'IPython', 'mermaid', 'requests', 'fastjsonschema')
+heavy = ('httpx', 'ipywidgets', 'IPython', 'mermaid', 'requests', 'fastjsonschema',
+         'subprocess')
 heavy = sorted(m for m in sys.modules if m.split('.')[0] in heavy)
 print(heavy)
 """

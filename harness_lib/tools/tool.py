@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,6 @@ from ..errors import ToolError, ToolTimeout
 from ..limits import TOOL_TIMEOUT
 from ..messages import ToolCall
 from ..rules import got
-from . import shell
 from .workspace import Workspace
 
 ERROR = "Erreur : "  # how every failed observation starts: the model reads it
@@ -156,8 +155,20 @@ def workspace_tools(root: str | Path) -> list[Tool]:
                        "new": "Texte qui le remplace"}), ws.edit),
         Tool("bash", "Exécute une commande bash dans le dossier de travail (durée limitée).",
              _strings({"command": "La commande, par exemple : pytest -q"}),
-             partial(shell.run, cwd=ws.root), timed=True),
+             _bash(ws.root), timed=True),
     ]
+
+
+def _bash(root: Path) -> Callable[..., str]:
+    """bash, run in `root`. shell.py is imported by the first command only: it loads
+    subprocess and threading, which `import harness_lib` does not need."""
+
+    def bash(command: str, timeout: float) -> str:
+        from . import shell
+
+        return shell.run(command, root, timeout)
+
+    return bash
 
 
 def _strings(required: dict[str, str], optional: dict[str, str] | None = None) -> dict[str, Any]:
