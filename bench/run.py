@@ -37,6 +37,7 @@ from harness_lib import Limits, MockModel, run, workspace_tools  # noqa: E402
 from harness_lib.course.diagram import from_trace  # noqa: E402
 from harness_lib.course.mermaid import parse, to_mermaid  # noqa: E402
 from harness_lib.course.scenarios import WAIT_TASK, example_workspace  # noqa: E402
+from harness_lib.limits import MAX_TURNS, MODEL_TIMEOUT  # noqa: E402
 from harness_lib.tools import Tool  # noqa: E402
 from harness_lib.trace import Trace  # noqa: E402
 
@@ -100,7 +101,7 @@ class TimedModel:
     def __init__(self, model: MockModel) -> None:
         self.model, self.name, self.price, self.seconds = model, model.name, model.price, 0.0
 
-    def complete(self, messages: list, tools: list, timeout: float = 120.0) -> Any:
+    def complete(self, messages: list, tools: list, timeout: float = MODEL_TIMEOUT) -> Any:
         start = time.perf_counter()
         try:
             return self.model.complete(messages, tools, timeout)
@@ -124,10 +125,10 @@ def timed_tools(tools: Sequence[Tool], clock: list[float]) -> list[Tool]:
     return [replace(tool, function=wrap(tool.function)) for tool in tools]
 
 
-def harness_overhead(repeat: int, turns: int = 15, target: float | None = 1.0) -> Result:
+def harness_overhead(repeat: int, turns: int = MAX_TURNS, target: float | None = 1.0) -> Result:
     """ms per turn spent in the harness itself: the run minus the model's and the tools' time.
 
-    The tools' argument parsing and checks (tools.execute) count as harness work.
+    The tools' argument parsing and checks (tools.run_tool) count as harness work.
     """
     runs, shares = [], []
     for _ in range(repeat):

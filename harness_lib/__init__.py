@@ -8,11 +8,13 @@
     'answer'
 
 The folder tells the two layers apart. This level is the harness: the loop
-(loop.py), messages[] and the API's rules (messages.py, rules.py), the models
-(models/), the tools and their sandbox (tools/, policy.py), what a run leaves
-behind (trace.py, tokens.py), the errors and the command line. `course/` is
-what exists to show it to learners (players, diagrams, exercises, scenarios);
-nothing at this level imports it, except the command line.
+(loop.py) and its limits (limits.py), what it writes down (recorder.py),
+messages[] and the API's rules (messages.py, rules.py), the models (models/),
+the tools and their sandbox (tools/, policy.py), what a run leaves behind
+(trace.py, tokens.py), the errors, short texts for people (text.py, debug.py)
+and the command line. `course/` is what exists to show it to learners
+(players, diagrams, exercises, scenarios); nothing at this level imports it,
+except the command line.
 
 Importing the package does nothing else: no network, no printing, and neither
 httpx nor ipywidgets is imported until OpenRouterModel or a widget is used.
@@ -22,12 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ApiError, HarnessError, MissingKey, ModelTimeout
-from .loop import SYSTEM_PROMPT, Limits, run
+from .errors import ApiError, HarnessError, MissingKey, ModelTimeout, ToolError, ToolTimeout
+from .limits import Limits
+from .loop import SYSTEM_PROMPT, run
 from .messages import (
-    Problem,
+    ToolCall,
     assistant,
     check_conversation,
+    read_call,
     system,
     tool_call,
     tool_result,
@@ -36,17 +40,19 @@ from .messages import (
 )
 from .models import Completion, MockModel, Model, ReplayModel
 from .policy import DEFAULT_POLICY, STRICT_POLICY, Decision, Policy
+from .rules import Problem
 from .tools import Observation, Tool, workspace_tools
-from .trace import Event, Run, Trace
+from .trace import Event, Run, StopReason, Trace
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_POLICY", "STRICT_POLICY", "SYSTEM_PROMPT", "ApiError", "Completion", "Decision",
     "Event", "HarnessError", "Limits", "MissingKey", "MockModel", "Model", "ModelTimeout",
-    "Observation", "OpenRouterModel", "Policy", "Problem", "ReplayModel", "Run", "Tool", "Trace",
-    "assistant", "check_conversation", "run", "system", "tool_call", "tool_result", "user",
-    "validate", "workspace_tools",
+    "Observation", "OpenRouterModel", "Policy", "Problem", "ReplayModel", "Run", "StopReason",
+    "Tool", "ToolCall", "ToolError", "ToolTimeout", "Trace", "assistant", "check_conversation",
+    "read_call", "run", "system", "tool_call", "tool_result", "user", "validate",
+    "workspace_tools",
 ]
 
 

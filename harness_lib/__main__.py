@@ -11,14 +11,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from .course.diagram import DiagramError
 from .course.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
 from .course.scenarios import INCIDENTS, example_workspace, replay, workspace_for
 from .debug import format_request, redact
 from .errors import HarnessError
-from .loop import SYSTEM_PROMPT, Limits, run
+from .limits import MAX_TURNS, Limits
+from .loop import SYSTEM_PROMPT, run
 from .messages import system
-from .models import MockModel
+from .models import MockModel, Model
 from .policy import cli_approver
 from .tools import workspace_tools
 from .trace import Event, Trace, describe
@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "diagram":
             return diagram(args.source, args.step, args.out)
         return run_mission(args)
-    except (HarnessError, DiagramError) as err:  # a clear French message, never a traceback
-        print(redact(f"Erreur : {getattr(err, 'explication', err)}"), file=sys.stderr)
+    except HarnessError as err:  # a clear French message, never a traceback
+        print(redact(f"Erreur : {err.explication}"), file=sys.stderr)
         return 2
 
 
@@ -99,7 +99,7 @@ def run_mission(args: argparse.Namespace) -> int:
     return 0 if result.reason == "answer" else 1
 
 
-def _real_model(name: str | None):
+def _real_model(name: str | None) -> Model:
     from .models.openrouter import OpenRouterModel  # httpx is imported only on this path
 
     return OpenRouterModel(name)
@@ -121,7 +121,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     run_cmd.add_argument("--mock", action="store_true", help="modèle simulé : ni réseau ni clé")
     run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
-    run_cmd.add_argument("--max-turns", type=int, default=15, help="limite de tours (15)")
+    run_cmd.add_argument("--max-turns", type=int, default=MAX_TURNS,
+                         help=f"limite de tours ({MAX_TURNS})")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
     _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d'un diagramme, ou son image"))
     return parser

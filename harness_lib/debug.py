@@ -6,7 +6,7 @@ The API key never appears: headers are already redacted by the model, and
 `redact()` scrubs any known key from the text as a second line of defence.
 
 >>> body = {"model": "mock", "messages": [{"role": "user", "content": "Bonjour"}], "tools": []}
->>> print(format_request({"body": body}, turn=1, max_turns=15).splitlines()[-1])
+>>> print(format_request({"body": body}, turn=1, max_turns=3).splitlines()[-1])
   [0] user : Bonjour
 """
 
@@ -16,12 +16,19 @@ import json
 import os
 from typing import Any
 
+from .limits import MODEL_TIMEOUT, TOOL_TIMEOUT
+from .messages import read_call
+from .text import one_line
+
 KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY")
 
 
 def shorten(text: str, limit: int = 300) -> str:
-    """One line, at most `limit` characters, with a marker saying how much was cut."""
-    flat = " ".join(str(text).split())
+    """One line, at most `limit` characters, with a marker saying how much was cut.
+
+    Unlike text.shorten, the marker counts what is hidden: a debug view must say so.
+    """
+    flat = one_line(str(text))
     if len(flat) <= limit:
         return flat
     return f"{flat[:limit]}… [{len(flat) - limit} caractères coupés]"
@@ -40,8 +47,8 @@ def format_request(
     *,
     turn: int,
     max_turns: int,
-    model_timeout: float = 120.0,
-    tool_timeout: float = 60.0,
+    model_timeout: float = MODEL_TIMEOUT,
+    tool_timeout: float = TOOL_TIMEOUT,
     limit: int = 300,
 ) -> str:
     body = request.get("body", {})
@@ -77,11 +84,8 @@ def _message_line(message: Any, limit: int) -> str:
     role, head = message.get("role"), ""
     if role == "tool":
         head = f" ({message.get('tool_call_id')})"
-    calls = [
-        f"{c.get('id')} {c.get('function', {}).get('name')}"
-        f"({c.get('function', {}).get('arguments')})"
-        for c in message.get("tool_calls") or []
-    ]
+    requests = message.get("tool_calls") or []
+    calls = [f"{call.id} {call.name}({call.text})" for call in map(read_call, requests)]
     content = message.get("content")
     text = shorten(content if isinstance(content, str) else json.dumps(content), limit)
     return f"{role}{head} : {text}" + (f" · tool_calls : {'; '.join(calls)}" if calls else "")

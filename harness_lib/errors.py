@@ -3,9 +3,12 @@
     HarnessError            anything the harness itself reports
     ├── ApiError            the model's API refused the request (HTTP status, provider text)
     │   └── ModelTimeout    no answer within the time allowed for one model call
-    └── MissingKey          a real model was asked for, but no API key is set
+    ├── MissingKey          a real model was asked for, but no API key is set
+    └── ToolError           a tool failed: the model reads why, as « Erreur : … »
+        └── ToolTimeout     a tool ran out of time (the run stops after this turn)
 
-Tools never raise into the loop: their failures are observations (strings).
+Tools never raise into the loop: `run_tool` turns a ToolError into an
+observation, the text the model reads, and the loop goes on.
 Each error carries `explication`, a short French text for learners.
 
 >>> err = ApiError(400, "Invalid value for 'content': expected a string, got null.",
@@ -78,6 +81,14 @@ class ModelTimeout(ApiError):
 
 class MissingKey(HarnessError):
     """A real model needs OPENROUTER_API_KEY (or an explicit key)."""
+
+
+class ToolError(HarnessError):
+    """A tool's failure, in French, for the model: « README.md introuvable »."""
+
+
+class ToolTimeout(ToolError):
+    """A tool did not finish within its time; the message says what it printed meanwhile."""
 
 
 def hide(value: Any, secret: str) -> Any:

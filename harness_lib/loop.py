@@ -1,7 +1,10 @@
-"""The agentic loop: call the model, run the tools it asks for, append, repeat.
+"""The agentic loop: call the model, check and run the tools it asks for, append, repeat.
 
 The whole loop is `run()` below; read it next to the chapter's pseudo-code.
-The three places to look at are marked RULE 1, RULE 2 and EXIT.
+Each act is one line: call the model, check the permission, run the tool,
+append the result. Four places are marked: CALL (the model is called again with
+the whole messages[]), RULE 1, RULE 2 and EXIT. The `Recorder` (`rec`) only
+writes down what happens: messages[], the trace, the bill.
 
 >>> from harness_lib import MockModel, workspace_tools
 >>> from harness_lib.course.scenarios import example_workspace
@@ -14,39 +17,20 @@ The three places to look at are marked RULE 1, RULE 2 and EXIT.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from .errors import HarnessError, ModelTimeout
-from .messages import system, tool_result, user
-from .models import Completion, Model
-from .policy import DEFAULT_POLICY, Approver, Policy
+from .limits import Limits
+from .messages import ToolCall, read_call, system
+from .models.model import Completion, Model, cost
+from .policy import DEFAULT_POLICY, Approver, Decision, Policy, check_permission
 from .recorder import Recorder
-from .tools import Observation, Tool
-from .trace import Event, Run
+from .tools import Observation, Tool, run_tool
+from .trace import Event, Run, StopReason
 
 SYSTEM_PROMPT = (
     "Tu es un agent. Tu peux utiliser des outils pour lire, lister et modifier les fichiers "
     "de l'espace de travail et lancer des commandes. Réponds en français."
 )
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The harness's own stop conditions: the model does not control these."""
-
-    max_turns: int = 15  # model calls that may ask for tools
-    model_timeout: float = 120.0  # seconds for one model call
-    tool_timeout: float = 60.0  # seconds for one tool
-    max_tokens: int | None = None  # tokens billed over the whole run (input + output)
-    max_cost: float | None = None  # dollars, with the model's `price`
-    max_failures: int = 3  # failed tool results in a row
-
-    def __post_init__(self) -> None:
-        # Said here, where the typo is, rather than deep inside httpx in the middle of a run.
-        for name in ("model_timeout", "tool_timeout"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"Limits : {name} doit être un nombre de secondes > 0, "
-                                 f"pas {getattr(self, name)!r}")
 
 
 def run(
@@ -61,62 +45,92 @@ def run(
     system_prompt: str = SYSTEM_PROMPT,
 ) -> Run:
     """Run one mission to its end and return the full story (messages, trace, reason)."""
-    rec = Recorder(system(system_prompt), tools, on_event, price=getattr(model, "price", None))
-    rec.add("task", f"Mission : {task}", user(task))
+    rec = Recorder(system(system_prompt), tools, on_event, model.price)
+    rec.task(task)
     for turn in range(1, limits.max_turns + 1):
-        if over_budget := rec.over_budget(limits):
-            return rec.stop("budget", over_budget)
-        rec.add("request", f"Appel {turn} : messages[] + outils", data={"turn": turn})
+        if over := over_budget(rec, limits):
+            return rec.stop("budget", over)
+        rec.request(turn)
         try:
+            # CALL: the whole messages[] again, with the tools: the model remembers nothing.
             reply = model.complete(rec.messages, rec.schemas, timeout=limits.model_timeout)
         except ModelTimeout as err:
             return rec.stop("timeout", f"Arrêt : {err.explication}")
         except HarnessError as err:  # refused by the API, network down, no key...
             return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
-        # RULE 1: keep the assistant message as is, tool_calls included.
-        rec.add("reply", describe(reply), reply.message, data=usage_of(reply))
+        # RULE 1: the assistant message goes into messages[] as is, tool_calls included.
+        rec.reply(reply)
         # EXIT: no tool request means the model has finished.
         if not reply.tool_calls:
-            return rec.finish(reply)
-        for call in reply.tool_calls:
+            return finish(rec, reply)
+        for request in reply.tool_calls:
+            call = read_call(request)  # its name, its decoded arguments, its id
             seen = act(rec, call, tools, policy, approver, limits.tool_timeout)
-            # RULE 2: every call gets its result, under the same tool_call_id.
-            rec.add("tool_result", seen.content, tool_result(call.get("id", ""), seen.content),
-                    data={"tool": tool_name(call), "id": call.get("id"), "error": seen.is_error})
-        if stop := rec.check_after_tools(limits):
-            return stop
+            # RULE 2: every call gets its result in messages[], under the same tool_call_id.
+            rec.tool_result(call, seen)
+        if stop := stop_after_turn(rec, limits):
+            return rec.stop(*stop)
     return rec.stop("max_turns", f"Arrêt propre: maximum de {limits.max_turns} tours dépassé.")
 
 
-def act(rec: Recorder, call: dict, tools: Sequence[Tool], policy: Policy,
+def act(rec: Recorder, call: ToolCall, tools: Sequence[Tool], policy: Policy,
         approver: Approver | None, timeout: float) -> Observation:
-    """Check one call against the policy, ask a human if needed, then run it."""
-    if tool_name(call) not in {t.name for t in tools}:  # a made-up tool: the model is told so
-        return rec.execute(call, tools, timeout)
-    decision = rec.permission(call, policy)
+    """Check one call against the policy, ask a human if needed, then run the tool."""
+    if call.name in {t.name for t in tools}:  # a made-up tool is not checked: run_tool says so
+        decision = check_permission(call, policy)
+        rec.permission(call, decision)
+        if refused := refusal(rec, call, decision, approver):
+            return refused
+    rec.tool_call(call)
+    seen = run_tool(call, tools, timeout)
+    if seen.timed_out:
+        rec.flag("timeout", f"Arrêt : l'outil {call.name} a dépassé {timeout:g} s.")
+    return seen
+
+
+def refusal(rec: Recorder, call: ToolCall, decision: Decision,
+            approver: Approver | None) -> Observation | None:
+    """The observation of a call that will not run, or None: it may run."""
+    if decision.verdict == "allow":
+        return None
     if decision.verdict == "deny":
         rec.flag("denied", f"Arrêt : action interdite ({decision.reason}).")
-        return Observation(f"Refusé : {decision.reason}", is_error=True)
-    if decision.verdict == "ask":
-        if approver is None:  # nobody to ask: the run stops after this turn
-            rec.flag("human", f"Arrêt : validation humaine nécessaire pour {tool_name(call)}.")
-            return Observation(f"Refusé : validation humaine nécessaire ({decision.reason})", True)
-        if not approver(call, decision):
-            return Observation("Refusé : la personne n'a pas autorisé cette action.", True)
-    return rec.execute(call, tools, timeout)
+        why = decision.reason
+    elif approver is None:  # "ask", and nobody to ask: the run stops after this turn
+        rec.flag("human", f"Arrêt : validation humaine nécessaire pour {call.name}.")
+        why = f"validation humaine nécessaire ({decision.reason})"
+    elif approver(call, decision):
+        return None  # the human said yes
+    else:
+        why = "la personne n'a pas autorisé cette action."
+    return Observation(f"Refusé : {why}", is_error=True)
 
 
-def describe(reply: Completion) -> str:
-    """The arrow label of a model reply: its tool calls, or its final answer."""
-    calls = [
-        f"{tool_name(c)}({c.get('function', {}).get('arguments', '')})" for c in reply.tool_calls
-    ]
-    return "tool_call " + ", ".join(calls) if calls else "Réponse finale"
+def finish(rec: Recorder, reply: Completion) -> Run:
+    """Check the final answer before returning it: one cut by the length limit is not one."""
+    if reply.finish_reason == "length":
+        cut = "Arrêt : la réponse du modèle a été coupée (limite de longueur)."
+        return rec.stop("length", cut)
+    return rec.answer(reply)
 
 
-def usage_of(reply: Completion) -> dict:
-    return {"usage": reply.usage, "finish_reason": reply.finish_reason}
+def over_budget(rec: Recorder, limits: Limits) -> str | None:
+    """Why the next call would go over budget, or None. It resends the whole context."""
+    sent = rec.next_call_tokens
+    if limits.max_tokens is not None and rec.spent_tokens + sent > limits.max_tokens:
+        return (f"Arrêt : budget de {limits.max_tokens} tokens atteint "
+                f"({rec.spent_tokens} déjà facturés, le prochain appel en enverrait {sent}).")
+    next_cost = cost(rec.price, sent, 0)
+    if limits.max_cost is not None and rec.spent_cost + next_cost > limits.max_cost:
+        return (f"Arrêt : budget de {limits.max_cost:g} $ atteint "
+                f"({rec.spent_cost:.6f} $ déjà dépensés).")
+    return None
 
 
-def tool_name(call: dict) -> str:
-    return str(call.get("function", {}).get("name", "?"))
+def stop_after_turn(rec: Recorder, limits: Limits) -> tuple[StopReason, str] | None:
+    """A reason to stop, once every result of the turn is in messages[] (it stays valid)."""
+    if rec.flags:  # an action denied, a human needed, a tool out of time
+        return rec.flags[0]
+    if rec.failures >= limits.max_failures:
+        return "failures", f"Arrêt : {rec.failures} échecs d'outil d'affilée."
+    return None

@@ -5,7 +5,8 @@ The builders below write each kind of message. `check_conversation` lists what
 an OpenAI-compatible API would refuse: the provider's own English `message`,
 `param` and `code`, plus an `explication` in French for learners. The checks of
 each message on its own, and the provider's texts, live in rules.py; the logic
-of the conversation (who answers whom) is here.
+of the conversation (who answers whom) is here. `read_call` is the one reader
+of a tool call: every part of the harness gets a `ToolCall` from it.
 
 >>> call = tool_call("call_1", "read_file", {"path": "README.md"})
 >>> conversation = [user("Lis README.md"), assistant(tool_calls=[call])]
@@ -14,6 +15,9 @@ of the conversation (who answers whom) is here.
 >>> conversation.append(tool_result("call_1", "# Mini harness"))
 >>> check_conversation(conversation)
 []
+>>> read_call(call)
+ToolCall(name='read_file', arguments={'path': 'README.md'}, id='call_1', \
+text='{"path": "README.md"}', problem=None)
 """
 
 from __future__ import annotations
@@ -54,6 +58,64 @@ def tool_call(id: str, name: str, arguments: dict[str, Any] | str) -> dict[str, 
 
 def tool_result(tool_call_id: str, content: str) -> Message:
     return {"role": "tool", "tool_call_id": tool_call_id, "content": content}
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool request of the model, as the harness reads it (see `read_call`).
+
+    name       the tool asked for; None when the call has no readable name
+    arguments  the arguments object, decoded; None when it cannot be (`problem` says why)
+    id         the id that its result must repeat (RULE 2); "" when there is none
+    text       the arguments as the model wrote them: JSON text
+    """
+
+    name: str | None
+    arguments: dict[str, Any] | None = None
+    id: str = ""
+    text: str = ""
+    problem: str | None = None  # in French: « JSON invalide (...) »
+
+    @property
+    def label(self) -> str:
+        """read_file("README.md"): the name and the argument values, as the chapter writes it."""
+        if self.arguments is None:  # unreadable: shown as it came
+            return f"{self.name or '?'}({self.text})"
+        values = (json.dumps(v, ensure_ascii=False, default=str) for v in self.arguments.values())
+        return f"{self.name or '?'}({', '.join(values)})"
+
+
+def read_call(call: object) -> ToolCall:
+    """Read {"id", "function": {"name", "arguments"}}. Never raises, whatever the model sent."""
+    fields = call if isinstance(call, dict) else {}
+    function = fields.get("function")
+    function = function if isinstance(function, dict) else {}
+    name, call_id, raw = function.get("name"), fields.get("id"), function.get("arguments")
+    arguments, problem = _decode(raw)
+    text = raw if isinstance(raw, str) else "" if raw is None else _json_text(raw)
+    return ToolCall(name if isinstance(name, str) else None, arguments,
+                    call_id if isinstance(call_id, str) else "", text, problem)
+
+
+def _decode(raw: object) -> tuple[dict[str, Any] | None, str | None]:
+    """The arguments object (JSON text, or a dict: tolerated), or None and why not."""
+    if raw is None or raw == "":  # some models send nothing for a tool without arguments
+        return {}, None
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except (ValueError, RecursionError) as err:
+            return None, f"JSON invalide ({err})"
+    if not isinstance(raw, dict):
+        return None, f"un objet JSON est attendu, reçu {rules.got(raw)['got_fr']}"
+    return raw, None
+
+
+def _json_text(value: object) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON at all: still something to show
+        return repr(value)
 
 
 def check_conversation(messages: object) -> list[Problem]:
@@ -121,7 +183,7 @@ def _assistant_problems(i: int, msg: dict[Any, Any]) -> list[Problem]:
     calls = calls if isinstance(calls, list) else []
     problems = [] if calls or msg.get("content") is not None else [
         rules.problem("null", i, "content", "assistant")]
-    ids = [c.get("id") for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
+    ids = [c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
     seen: set[str] = set()
     for call_id in ids:
         if call_id in seen:

@@ -7,14 +7,12 @@ are never run. The command rules are a list of known dangers, not a sandbox:
 a determined command can always be written another way. The workspace and a
 human's validation are the real protections.
 
->>> call = {"id": "call_1", "type": "function",
-...         "function": {"name": "bash", "arguments": '{"command": "sudo reboot"}'}}
->>> decision = check(call, DEFAULT_POLICY)
+>>> decision = check_permission(ToolCall("bash", {"command": "sudo reboot"}), DEFAULT_POLICY)
 >>> decision.verdict
 'deny'
 >>> print(decision.reason)
 bash : la commande enfreint la règle « élévation de privilèges (sudo, su) »
->>> check({"function": {"name": "edit_file", "arguments": "{}"}}, STRICT_POLICY).verdict
+>>> check_permission(ToolCall("edit_file", {}), STRICT_POLICY).verdict
 'ask'
 """
 
@@ -24,7 +22,9 @@ import json
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from .messages import ToolCall
 
 SHELL_TOOL = "bash"  # the tool whose `command` argument the rules look at
 
@@ -76,9 +76,9 @@ STRICT_POLICY = Policy(allow=("read_file", "list_files"), ask=("edit_file", "bas
                        deny_commands=DANGEROUS_COMMANDS)
 
 
-def check(call: dict[str, Any], policy: Policy) -> Decision:
+def check_permission(call: ToolCall, policy: Policy) -> Decision:
     """allow, ask or deny this tool call. Never raises: a malformed call is denied."""
-    name, arguments = read_call(call)
+    name, arguments = call.name, call.arguments
     if name is None:
         return Decision("deny", "appel d'outil mal formé (pas de nom d'outil) : rien n'est exécuté")
     if name in policy.deny_tools:
@@ -92,21 +92,6 @@ def check(call: dict[str, Any], policy: Policy) -> Decision:
     if name in policy.allow:
         return Decision("allow", f"{name} : autorisé par la politique (allow)")
     return Decision("deny", f"{name} : ni dans allow ni dans ask, refusé par défaut")
-
-
-def read_call(call: object) -> tuple[str | None, object]:
-    """(tool name, decoded arguments) of a call; None for a name that cannot be read."""
-    function = call.get("function") if isinstance(call, dict) else None
-    name = function.get("name") if isinstance(function, dict) else None
-    if not isinstance(function, dict) or not isinstance(name, str):
-        return None, None
-    arguments = function.get("arguments")
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError):
-            arguments = None  # execute() will tell the model; here, nothing to look at
-    return name, arguments
 
 
 def _broken_rule(arguments: object, policy: Policy) -> str | None:
@@ -125,25 +110,25 @@ def _broken_rule(arguments: object, policy: Policy) -> str | None:
     return None
 
 
-Approver = Callable[[dict[str, Any], Decision], bool]  # True: the human says yes
+Approver = Callable[[ToolCall, Decision], bool]  # True: the human says yes
 
 
-def auto_approve(call: dict[str, Any], decision: Decision) -> bool:
+def auto_approve(call: ToolCall, decision: Decision) -> bool:
     """Say yes to everything (tests, demos)."""
     return True
 
 
-def auto_refuse(call: dict[str, Any], decision: Decision) -> bool:
+def auto_refuse(call: ToolCall, decision: Decision) -> bool:
     """Say no to everything."""
     return False
 
 
-def cli_approver(call: dict[str, Any], decision: Decision) -> bool:
+def cli_approver(call: ToolCall, decision: Decision) -> bool:
     """Show the call in the terminal and ask. Only "o" or "oui" say yes; no answer says no."""
-    name, arguments = read_call(call)
     # json.dumps escapes newlines and control characters: the human sees the whole command.
-    shown = json.dumps(arguments, ensure_ascii=False, default=repr)
-    print(f"L'agent veut appeler {name or '?'} avec {shown}")
+    readable = call.arguments if call.arguments is not None else call.text
+    shown = json.dumps(readable, ensure_ascii=False, default=repr)
+    print(f"L'agent veut appeler {call.name or '?'} avec {shown}")
     print(f"Raison : {decision.reason}")
     try:
         answer = input("Autoriser ? [o/N] ")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ApiError
+from .text import shorten
 
 ROLES = ("system", "assistant", "user", "function", "tool", "developer")
 _TEXT_ROLES = ("system", "developer", "user", "tool")  # these must carry a content
@@ -138,8 +139,9 @@ def _wrong_type(i: int, field: str, value: object, expected: str, role: object =
                    expected_fr=_EXPECTED_FR[expected], **got(value))
 
 
-def short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def short(text: str) -> str:
+    """A value quoted in an explanation: 40 characters at most."""
+    return shorten(text, 40)
 
 
 def id_list(ids: dict[str, None]) -> str:

@@ -28,7 +28,7 @@ from .messages import Message
 CHARS_PER_TOKEN = 4
 MESSAGE_OVERHEAD = 4  # tokens of framing per message (role, start and end markers)
 LEDGER_ROLES = ("system", "tools", "user", "assistant", "tool")
-_SAME_AS = {"developer": "system", "function": "tool"}  # older or newer names of a role
+ROLE_ALIASES = {"developer": "system", "function": "tool"}  # newer or older names of a role
 
 
 def estimate(text: str) -> int:
@@ -36,7 +36,7 @@ def estimate(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)  # ceiling division
 
 
-def message_tokens(message: Message) -> int:
+def message_tokens(message: object) -> int:
     """Tokens one message takes in the context: its text, its tool calls, its framing.
 
     Tolerant: whatever is not a well-formed message is counted as the JSON it
@@ -52,7 +52,7 @@ def message_tokens(message: Message) -> int:
     return total
 
 
-def tools_tokens(tool_schemas: list[dict[str, Any]]) -> int:
+def tools_tokens(tool_schemas: object) -> int:
     """Tokens of the tool definitions, sent with every call (the JSON schemas)."""
     if not isinstance(tool_schemas, (list, tuple)):
         return 0
@@ -68,7 +68,7 @@ def ledger(messages: list[Message], tool_schemas: list[dict[str, Any]]) -> dict[
     totals["tools"] = tools_tokens(tool_schemas)
     for message in messages if isinstance(messages, (list, tuple)) else []:
         role = message.get("role") if isinstance(message, dict) else None
-        role = _SAME_AS.get(role, role) if isinstance(role, str) else None
+        role = ROLE_ALIASES.get(role, role) if isinstance(role, str) else None
         if role in totals and role != "tools":
             totals[role] += message_tokens(message)
     return {role: tokens for role, tokens in totals.items() if tokens}

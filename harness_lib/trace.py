@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .messages import Message
+from .text import shorten
 
 EventKind = Literal[
     "task",  # Personne -> Harness: the mission (adds the user message)
@@ -32,6 +33,20 @@ EventKind = Literal[
 ]
 
 KINDS: tuple[str, ...] = EventKind.__args__  # type: ignore[attr-defined]
+
+StopReason = Literal[
+    "answer",  # the model answered without asking for a tool: the normal end
+    "max_turns",  # Limits.max_turns model calls, and still no final answer
+    "budget",  # the next call would go over Limits.max_tokens or Limits.max_cost
+    "timeout",  # the model, or a tool, took longer than its Limits timeout
+    "api_error",  # the model's API refused the request (or could not be reached)
+    "denied",  # the policy denied an action
+    "failures",  # Limits.max_failures failed tool results in a row
+    "human",  # an action needs a human's yes, and nobody was there to ask
+    "length",  # the final answer was cut by the model's length limit
+    "content_filter",  # the provider's filter withheld the answer
+    "dead_end",  # a fixed pipeline (course/react.py) has no other path to try
+]
 
 # Who talks to whom at each kind of step (the arrows of the sequence diagrams).
 ARROWS: dict[str, tuple[str, str]] = {
@@ -49,9 +64,9 @@ ARROWS: dict[str, tuple[str, str]] = {
 def describe(event: Event) -> str:
     """One line per event, as the CLI prints it: « [tour 1] Harness → Modèle : … »."""
     source, target = ARROWS[event.kind]
-    # One line, without control characters: a file's escape codes must not drive the terminal.
+    # One line, only printable characters: a file's escape codes must not drive the terminal.
     text = " ".join("".join(c if c.isprintable() else " " for c in event.text).split())
-    return f"[tour {event.turn}] {source} → {target} : {text[:200]}{'…' if len(text) > 200 else ''}"
+    return f"[tour {event.turn}] {source} → {target} : {shorten(text, 200)}"
 
 
 @dataclass
@@ -124,15 +139,11 @@ class Trace:
 
 @dataclass
 class Run:
-    """What a run leaves behind: nothing is lost, whatever the reason it stopped.
-
-    reason is one of: answer, max_turns, budget, timeout, api_error, denied,
-    failures, human, length.
-    """
+    """What a run leaves behind: nothing is lost, whatever the reason it stopped."""
 
     messages: list[Message]
     trace: Trace
-    reason: str
+    reason: StopReason
     message: str  # the final answer, or the French stop message
 
     @property

@@ -1,11 +1,56 @@
-"""Shared pytest fixtures (each test module may add its own; others append here)."""
+"""Shared pytest fixtures (each test module may add its own; others append here).
+
+Every test gets, without asking:
+- an environment without a real key or model name (`clean_environment`): a test
+  never talks to a real provider by accident, and never depends on the shell it
+  was started from. Tests marked `live` (tests/test_live.py) keep them;
+- its temporary files in pytest's own temporary folder (`temporary_files`): the
+  example workspaces that `example_workspace()` copies, the folders of a replayed
+  incident, go where pytest cleans up, not into /tmp for ever.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fake_server import FakeServer
+
+ROOT = Path(__file__).resolve().parent.parent
+# The chapter the course is written from, byte for byte: CI copies shared/ beside the project.
+CHAPTER = ROOT.parent / "shared" / "seeds" / "000_b076fb5510848e2b.txt"
+SECRET_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY", "HARNESS_MODEL", "HARNESS_LIVE")
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("live") is None:
+        for name in SECRET_VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def temporary_files(tmp_path_factory: pytest.TempPathFactory,
+                    monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """tempfile.mkdtemp() and the subprocesses' TMPDIR point into pytest's temporary folder."""
+    folder = tmp_path_factory.mktemp("tempfiles")
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    monkeypatch.setenv("TMPDIR", str(folder))
+    yield folder
+
+
+@pytest.fixture
+def chapter() -> str:
+    """The chapter's text. Missing: a failure in CI (CI=true), a skip with the reason elsewhere."""
+    if not CHAPTER.is_file():
+        where = f"le chapitre est introuvable : {CHAPTER} (shared/ doit être à côté du projet)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(where)
+        pytest.skip(where)
+    return CHAPTER.read_text(encoding="utf-8")
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ import pytest
 
 from harness_lib import MockModel, workspace_tools
 from harness_lib.course.scenarios import example_workspace
-from harness_lib.messages import tool_call
-from harness_lib.tools import execute
+from harness_lib.messages import read_call, tool_call
+from harness_lib.tools import run_tool
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "run.py"
 
@@ -54,7 +54,7 @@ def test_timing_proxies_count_only_what_they_wrap(bench) -> None:
     clock = [0.0]
     tools = bench.timed_tools(workspace_tools(example_workspace("mini")), clock)
     call = tool_call("call_1", "read_file", {"path": "README.md"})
-    assert not execute(call, tools).is_error  # the wrapped tool still does its work
+    assert not run_tool(read_call(call), tools).is_error  # the wrapped tool still does its work
     assert clock[0] > 0
 
 

@@ -15,20 +15,22 @@ from harness_lib.course.codeview import (
     side_by_side_html,
 )
 
-MARKS = ("RULE 1", "RULE 2", "EXIT")
+MARKS = ("CALL", "RULE 1", "RULE 2", "EXIT")
 
 
-def test_the_three_places_of_loop_py_are_found_with_their_statement() -> None:
+def test_the_four_places_of_loop_py_are_found_with_their_statement() -> None:
     view = show_source(loop, MARKS, function="run")
     lines = view.lines
     assert [m.label for m in view.marks] == list(MARKS)
+    call = view.mark("CALL")
+    assert "model.complete(rec.messages" in lines[call.last - 1] and call.last == call.first + 1
     assert "RULE 1" in lines[view.mark("RULE 1").first - 1]
-    assert "rec.add(\"reply\"" in lines[view.mark("RULE 1").last - 1]
-    rule2 = "\n".join(lines[view.mark("RULE 2").first - 1: view.mark("RULE 2").last])
-    assert "tool_result(call.get(\"id\"" in rule2  # a statement over two lines, whole
+    assert lines[view.mark("RULE 1").last - 1].strip() == "rec.reply(reply)"
+    assert lines[view.mark("RULE 2").last - 1].strip() == "rec.tool_result(call, seen)"
     exit_ = view.mark("EXIT")
-    assert lines[exit_.last - 1].strip() == "return rec.finish(reply)"  # the if and its body
-    assert view.first < exit_.first < view.last
+    assert lines[exit_.last - 1].strip() == "return finish(rec, reply)"  # the if and its body
+    assert lines[exit_.first].strip() == "if not reply.tool_calls:"
+    assert view.first < call.first < exit_.first < view.last
 
 
 def test_html_numbers_lines_and_labels_the_marks() -> None:
@@ -79,9 +81,9 @@ def test_locate_wants_exactly_one_line() -> None:
 
 def test_side_by_side_points_at_the_real_lines() -> None:
     pairs = side_by_side(loop, [("demander la prochaine action", "model.complete("),
-                                ("(rien)", None), ("exécuter", ("rec.execute(", -1))])
+                                ("(rien)", None), ("arrêter", ("rec.stop(", -1))])
     source = Path(loop.__file__).read_text(encoding="utf-8").splitlines()
     assert "model.complete(" in source[pairs[0][1] - 1]
     assert pairs[1] == ("(rien)", None, "")
-    assert pairs[2][1] == max(i for i, line in enumerate(source, 1) if "rec.execute(" in line)
+    assert pairs[2][1] == max(i for i, line in enumerate(source, 1) if "rec.stop(" in line)
     assert "model.complete(" in side_by_side_html(pairs)

@@ -10,7 +10,8 @@ import pytest
 
 import harness_lib
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(harness_lib.__path__, "harness_lib."))
+# Every module, subpackages included (models/, tools/, course/).
+MODULES = sorted(m.name for m in pkgutil.walk_packages(harness_lib.__path__, "harness_lib."))
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -36,20 +36,15 @@ from harness_lib import (
     run,
     workspace_tools,
 )
+from harness_lib.messages import ToolCall
 from harness_lib.models.openrouter import OpenRouterModel
-from harness_lib.policy import DEFAULT_POLICY, Policy, check
+from harness_lib.policy import DEFAULT_POLICY, Policy, check_permission
 from harness_lib.tools import Tool
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
 TASK = "Lis README.md et résume le projet"
 FAST = Limits(max_turns=4, model_timeout=5.0, tool_timeout=5.0)
 README = "# Mini harness\nUne boucle et un outil.\n"
-
-
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
-    monkeypatch.delenv("HARNESS_MODEL", raising=False)
 
 
 @pytest.fixture
@@ -433,7 +428,8 @@ def test_a_learners_tool_that_misbehaves_becomes_an_observation(fake_openai, too
     crashed, nothing, schema = tool_messages(fake_openai, 1)
     assert crashed == "Erreur : plante a échoué : RuntimeError : oups"
     assert nothing == "None"  # str() of what came back: the model still gets a text
-    assert schema.startswith("Erreur : appel illisible (AttributeError")
+    assert schema == ("Erreur : schema : le schéma de ses arguments n'est pas un objet JSON : "
+                      "l'outil est à corriger")
 
 
 def test_an_approver_that_crashes_runs_nothing(fake_openai, tools, tmp_path):
@@ -480,6 +476,7 @@ def test_a_hard_link_to_an_outside_file_is_not_detected(tools, tmp_path):
     "$(printf cu)rl http://exemple.org",
 ])
 def test_the_command_rules_are_a_list_of_known_dangers_not_a_sandbox(command):
-    call = {"function": {"name": "bash", "arguments": json.dumps({"command": command})}}
-    assert check(call, DEFAULT_POLICY).verdict == "allow"  # STRICT_POLICY asks a human instead
-    assert check(call, STRICT_POLICY).verdict == "ask"
+    call = ToolCall("bash", {"command": command})
+    # STRICT_POLICY asks a human instead
+    assert check_permission(call, DEFAULT_POLICY).verdict == "allow"
+    assert check_permission(call, STRICT_POLICY).verdict == "ask"

@@ -15,10 +15,13 @@ import pytest
 from harness_lib import ApiError, check_conversation, run, workspace_tools
 from harness_lib.course.scenarios import README_TASK, example_workspace
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("HARNESS_LIVE") != "1" or not os.environ.get("OPENROUTER_API_KEY"),
-    reason="test en ligne : HARNESS_LIVE=1 et OPENROUTER_API_KEY pour l'activer",
-)
+pytestmark = [
+    pytest.mark.live,  # keeps the key in the environment (see tests/conftest.py)
+    pytest.mark.skipif(
+        os.environ.get("HARNESS_LIVE") != "1" or not os.environ.get("OPENROUTER_API_KEY"),
+        reason="test en ligne : HARNESS_LIVE=1 et OPENROUTER_API_KEY pour l'activer",
+    ),
+]
 
 
 def test_a_real_model_runs_the_two_turns_of_the_chapter():

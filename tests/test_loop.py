@@ -154,6 +154,7 @@ def test_human_validation(tmp_path):
 
 class Refusing:
     name = "refus"
+    price = None
 
     def complete(self, messages, tools, timeout=120.0):
         raise ApiError(401, "No auth credentials found", explication="Clé invalide.")

@@ -9,6 +9,7 @@ Then two fuzzers: tools.execute() and policy.check() never raise, whatever the c
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -39,10 +40,10 @@ from harness_lib import (
 )
 from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.loop import SYSTEM_PROMPT
-from harness_lib.messages import system
+from harness_lib.messages import read_call, system
 from harness_lib.models import Completion
-from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, check
-from harness_lib.tools import Tool, execute
+from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, check_permission
+from harness_lib.tools import Tool, run_tool
 
 REPO = str(Path(__file__).resolve().parents[1])  # harness_lib, for a python subprocess
 
@@ -53,6 +54,7 @@ class FailingAt:
     """MockModel's answers, until call number `fail_at`: that one is refused by the API."""
 
     name = "mock"
+    price = None
 
     def __init__(self, fail_at: int) -> None:
         self.mock, self.calls, self.fail_at = MockModel(), 0, fail_at
@@ -143,7 +145,7 @@ def test_ctrl_c_in_a_tool_leaves_the_documented_tail_and_its_repair(tmp_path: Pa
     MockModel().complete(messages, [t.schema() for t in tools])
 
 
-# --- fuzz: execute() ---------------------------------------------------------------------------
+# --- fuzz: run_tool() --------------------------------------------------------------------------
 
 SENTINEL = "SENTINELLE-HORS-DU-DOSSIER"
 ESCAPES = ["../outside/secret.txt", "docs/../../outside/secret.txt", "~/secret.txt", "link.txt",
@@ -213,12 +215,12 @@ def assert_untouched(base: Path) -> None:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(calls, min_size=1, max_size=4))
-def test_execute_never_raises_whatever_the_call(base: Path, batch: list[Any]) -> None:
+def test_run_tool_never_raises_whatever_the_call(base: Path, batch: list[Any]) -> None:
     tools = fuzz_tools(base / "ws")
     for call in batch:
-        seen = execute(call, tools, timeout=1.0)
+        seen = run_tool(read_call(call), tools, timeout=1.0)
         assert isinstance(seen.content, str)
-        assert seen.is_error == seen.content.startswith("Erreur : ")
+        assert not seen.is_error or seen.content.startswith("Erreur : ")
         assert SENTINEL not in seen.content
         json.dumps(seen.content)  # can go into messages[] as is
     assert_untouched(base)
@@ -253,31 +255,32 @@ KINDS = ["not_a_dict", "no_function", "name_not_text", "unknown_tool", "invalid_
 
 @settings(max_examples=200, deadline=None)
 @given(kind=st.sampled_from(KINDS), name=st.sampled_from(NAMES), value=json_like)
-def test_execute_answers_erreur_to_every_bad_call(base: Path, kind: str, name: str,
+def test_run_tool_answers_erreur_to_every_bad_call(base: Path, kind: str, name: str,
                                                   value: Any) -> None:
     if kind == "missing" and name == "list_files":
         return  # list_files has no required argument: nothing can be missing
     call = bad(kind, name, value)
-    seen = execute(call, fuzz_tools(base / "ws"))
+    seen = run_tool(read_call(call), fuzz_tools(base / "ws"))
     assert seen.is_error and seen.content.startswith("Erreur : "), (kind, call, seen)
 
 
 @pytest.mark.parametrize("path", ESCAPES)
 @pytest.mark.parametrize("name", ["read_file", "list_files", "edit_file"])
-def test_execute_refuses_every_escape_with_erreur(base: Path, name: str, path: str) -> None:
+def test_run_tool_refuses_every_escape_with_erreur(base: Path, name: str, path: str) -> None:
     args = {"path": path, **({"old": SENTINEL, "new": "PIRATÉ"} if name == "edit_file" else {})}
-    seen = execute({"function": {"name": name, "arguments": json.dumps(args)}},
-                   fuzz_tools(base / "ws"))
+    seen = run_tool(read_call({"function": {"name": name, "arguments": json.dumps(args)}}),
+                    fuzz_tools(base / "ws"))
     assert seen.is_error and seen.content.startswith("Erreur : ")
     assert SENTINEL not in seen.content
     assert_untouched(base)
 
 
-# --- fuzz: policy.check() ----------------------------------------------------------------------
+# --- fuzz: check_permission() -----------------------------------------------------------------
 
 BROKEN_RULES = ["(unclosed", "[", "a{99999999999}", "(" * 3000 + ")" * 3000, "*", "(?P<x"]
 # Random rule texts, without quantifiers: a nested one, "(a+)+$", would take exponential time
-# on a long command; that is the rule writer's bug, not check()'s (see docs/reliability.md).
+# on a long command; that is the rule writer's bug, not check_permission()'s
+# (see docs/reliability.md).
 rule_texts = st.text(alphabet=st.characters(blacklist_characters="*+?{"), max_size=8)
 rules = st.lists(st.tuples(st.text(max_size=10),
                            st.sampled_from([p for _, p in DANGEROUS_COMMANDS] + BROKEN_RULES)
@@ -295,7 +298,7 @@ bash_calls = commands.map(lambda c: {"function": {"name": "bash",
 @settings(max_examples=400, deadline=None)
 @given(calls | bash_calls, policies)
 def test_policy_check_never_raises(call: Any, policy: Policy) -> None:
-    decision = check(call, policy)
+    decision = check_permission(read_call(call), policy)
     assert decision.verdict in ("allow", "ask", "deny")
     assert isinstance(decision.reason, str) and decision.reason
     function = call.get("function") if isinstance(call, dict) else None
@@ -309,7 +312,8 @@ def test_policy_check_never_raises(call: Any, policy: Policy) -> None:
 @pytest.mark.parametrize("rule", BROKEN_RULES)
 def test_a_broken_rule_denies_every_command(rule: str) -> None:
     policy = Policy(allow=("bash",), deny_commands=(("règle cassée", rule),))
-    decision = check({"function": {"name": "bash", "arguments": '{"command": "ls"}'}}, policy)
+    decision = check_permission(read_call(
+        {"function": {"name": "bash", "arguments": '{"command": "ls"}'}}), policy)
     assert decision.verdict == "deny" and "règle cassée" in decision.reason
 
 
@@ -319,10 +323,10 @@ def test_default_rules_check_a_hostile_command_in_linear_time() -> None:
     # instant if linear, centuries if exponential. In a subprocess, so that a regression fails
     # (after a generous bound) instead of hanging the test suite.
     script = (
-        "import json; from harness_lib.policy import DEFAULT_POLICY, check; "
-        "command = 'git ' + '-a ' * 2000 + 'x'; "
-        "call = {'function': {'name': 'bash', 'arguments': json.dumps({'command': command})}}; "
-        "print(check(call, DEFAULT_POLICY).verdict)"
+        "from harness_lib.messages import ToolCall; "
+        "from harness_lib.policy import DEFAULT_POLICY, check_permission; "
+        "call = ToolCall('bash', {'command': 'git ' + '-a ' * 2000 + 'x'}); "
+        "print(check_permission(call, DEFAULT_POLICY).verdict)"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "PYTHONPATH": REPO})
@@ -342,7 +346,7 @@ messages_like = st.fixed_dictionaries(
 @pytest.fixture(scope="module")
 def playground() -> Any:
     # Imported once, outside the examples: importing IPython changes the recursion limit.
-    return pytest.importorskip("harness_lib.course.playground")
+    return importlib.import_module("harness_lib.course.playground")
 
 
 @settings(max_examples=150, deadline=None)

@@ -19,6 +19,7 @@ from fake_server import FakeServer, error_body, text_reply, tool_reply
 from harness_lib.errors import ApiError, MissingKey, ModelTimeout
 from harness_lib.models import openrouter
 from harness_lib.models.http_errors import innermost_message
+from harness_lib.models.model import cost
 from harness_lib.models.openrouter import DEFAULT_MODEL, OpenRouterModel
 
 KEY = "sk-or-v1-SECRET-0123456789abcdef"
@@ -163,9 +164,10 @@ def test_model_name_argument_then_env_then_default(monkeypatch: pytest.MonkeyPat
 
 
 def test_cost_uses_the_price_per_million_tokens() -> None:
-    usage = {"prompt_tokens": 1_000_000, "completion_tokens": 500_000}
-    assert OpenRouterModel(api_key=KEY, price=(0.15, 0.60)).cost(usage) == pytest.approx(0.45)
-    assert OpenRouterModel(api_key=KEY).cost(usage) is None
+    priced = OpenRouterModel(api_key=KEY, price=(0.15, 0.60))
+    unpriced = OpenRouterModel(api_key=KEY)
+    assert cost(priced.price, 1_000_000, 500_000) == pytest.approx(0.45)
+    assert unpriced.price is None and cost(unpriced.price, 1_000_000, 500_000) == 0.0
 
 
 # --- the key ----------------------------------------------------------------------------

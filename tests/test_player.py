@@ -15,7 +15,8 @@ from harness_lib.course.diagram import from_trace, totals_at
 from harness_lib.course.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
 from harness_lib.course.player import START_NOTE, Player, run_live, state
 from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace
-from harness_lib.loop import SYSTEM_PROMPT, Limits, run
+from harness_lib.limits import Limits
+from harness_lib.loop import SYSTEM_PROMPT, run
 from harness_lib.messages import system
 from harness_lib.models.mock import MockModel
 from harness_lib.tokens import tools_tokens

@@ -36,10 +36,8 @@ UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool m
 
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No shared toggle and no key from the environment, for every test."""
+    """No shared toggle, for every test (no key from the environment: tests/conftest.py)."""
     monkeypatch.setattr(playground, "_shared", None)
-    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
-    monkeypatch.delenv("HARNESS_MODEL", raising=False)
     yield
 
 

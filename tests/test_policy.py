@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from harness_lib.messages import ToolCall, read_call
 from harness_lib.policy import (
     DEFAULT_POLICY,
     STRICT_POLICY,
@@ -14,24 +15,24 @@ from harness_lib.policy import (
     Policy,
     auto_approve,
     auto_refuse,
-    check,
+    check_permission,
     cli_approver,
 )
 
 
-def call(name: str, arguments: object = None) -> dict:
+def call(name: str, arguments: object = None) -> ToolCall:
     encoded = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
-    return {"id": "call_1", "type": "function",
-            "function": {"name": name, "arguments": encoded}}
+    return read_call({"id": "call_1", "type": "function",
+                      "function": {"name": name, "arguments": encoded}})
 
 
-def bash(command: str) -> dict:
+def bash(command: str) -> ToolCall:
     return call("bash", {"command": command})
 
 
 @pytest.mark.parametrize("name", ["read_file", "list_files", "edit_file"])
 def test_default_policy_allows_the_file_tools(name):
-    decision = check(call(name, {"path": "README.md"}), DEFAULT_POLICY)
+    decision = check_permission(call(name, {"path": "README.md"}), DEFAULT_POLICY)
     assert decision == Decision("allow", f"{name} : autorisé par la politique (allow)")
 
 
@@ -40,7 +41,7 @@ def test_default_policy_allows_the_file_tools(name):
     "echo ok > out.txt", "git status", "git commit -m 'push fix'", "grep -r sudoku .",
 ])
 def test_default_policy_allows_ordinary_commands(command):
-    assert check(bash(command), DEFAULT_POLICY).verdict == "allow"
+    assert check_permission(bash(command), DEFAULT_POLICY).verdict == "allow"
 
 
 @pytest.mark.parametrize(("command", "rule"), [
@@ -62,49 +63,50 @@ def test_default_policy_allows_ordinary_commands(command):
     ("tr '\\0' '\\n' < /proc/1/environ", "environ"),
 ])
 def test_dangerous_commands_are_denied_naming_the_rule(command, rule):
-    decision = check(bash(command), DEFAULT_POLICY)
+    decision = check_permission(bash(command), DEFAULT_POLICY)
     assert decision.verdict == "deny"
     assert decision.reason.startswith("bash : la commande enfreint la règle « ")
     assert rule in decision.reason
 
 
 def test_strict_policy_asks_before_changing_anything():
-    assert check(call("read_file", {"path": "a"}), STRICT_POLICY).verdict == "allow"
-    assert check(call("edit_file", {"path": "a"}), STRICT_POLICY) == Decision(
+    assert check_permission(call("read_file", {"path": "a"}), STRICT_POLICY).verdict == "allow"
+    assert check_permission(call("edit_file", {"path": "a"}), STRICT_POLICY) == Decision(
         "ask", "edit_file : validation humaine demandée par la politique (ask)")
-    assert check(bash("pytest -q"), STRICT_POLICY).verdict == "ask"
-    assert check(bash("sudo pytest"), STRICT_POLICY).verdict == "deny"  # deny wins over ask
+    assert check_permission(bash("pytest -q"), STRICT_POLICY).verdict == "ask"
+    # deny wins over ask
+    assert check_permission(bash("sudo pytest"), STRICT_POLICY).verdict == "deny"
 
 
 def test_denied_tools_and_unlisted_tools():
     policy = Policy(allow=("bash", "read_file"), deny_tools=("bash",))
-    assert check(bash("ls"), policy) == Decision(
+    assert check_permission(bash("ls"), policy) == Decision(
         "deny", "bash : outil interdit par la politique (deny_tools)")
-    assert check(call("delete_everything"), policy) == Decision(
+    assert check_permission(call("delete_everything"), policy) == Decision(
         "deny", "delete_everything : ni dans allow ni dans ask, refusé par défaut")
 
 
 @pytest.mark.parametrize("bad", [None, "bash", [], {}, {"function": None},
                                  {"function": {"name": None}}, {"function": "bash"}])
 def test_malformed_calls_are_denied_without_raising(bad):
-    decision = check(bad, DEFAULT_POLICY)  # type: ignore[arg-type]
+    decision = check_permission(read_call(bad), DEFAULT_POLICY)
     assert decision.verdict == "deny" and "mal formé" in decision.reason
 
 
 @pytest.mark.parametrize("arguments", ['{"command": ', '{"command": 3}', "[]", '{"cmd": "ls"}'])
 def test_a_command_that_cannot_be_read_is_denied(arguments):
-    decision = check(call("bash", arguments), DEFAULT_POLICY)
+    decision = check_permission(call("bash", arguments), DEFAULT_POLICY)
     assert decision.verdict == "deny" and "commande illisible" in decision.reason
 
 
-def test_bad_arguments_of_a_file_tool_go_to_execute():
-    # Nothing dangerous can run: execute() will refuse the arguments and tell the model why.
-    assert check(call("read_file", '{"path": '), DEFAULT_POLICY).verdict == "allow"
+def test_bad_arguments_of_a_file_tool_go_to_run_tool():
+    # Nothing dangerous can run: run_tool() will refuse the arguments and tell the model why.
+    assert check_permission(call("read_file", '{"path": '), DEFAULT_POLICY).verdict == "allow"
 
 
 def test_a_broken_rule_denies_instead_of_raising():
     policy = Policy(allow=("bash",), deny_commands=(("règle cassée", "(unclosed"),))
-    decision = check(bash("ls"), policy)
+    decision = check_permission(bash("ls"), policy)
     assert decision.verdict == "deny" and "règle cassée" in decision.reason
 
 
@@ -119,7 +121,7 @@ def test_auto_approvers():
 ])
 def test_cli_approver_asks_on_stdin(monkeypatch, capsys, typed, approved):
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
-    decision = check(bash("rm notes.txt\necho fini"), STRICT_POLICY)
+    decision = check_permission(bash("rm notes.txt\necho fini"), STRICT_POLICY)
     assert cli_approver(bash("rm notes.txt\necho fini"), decision) is approved
     shown = capsys.readouterr().out
     assert 'bash avec {"command": "rm notes.txt\\necho fini"}' in shown  # newline made visible

@@ -30,6 +30,7 @@ class Spy:
     """A model that remembers what it was sent."""
 
     name = "spy"
+    price = None
 
     def __init__(self) -> None:
         self.calls: list[tuple[list[Any], list[Any]]] = []

@@ -1,4 +1,4 @@
-"""Tools: confinement to the workspace, file tools, bash, and execute()."""
+"""Tools: confinement to the workspace, file tools, bash, and run_tool()."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from processes import survivors as wait_until_dead
 
-from harness_lib import tools as toolbox
-from harness_lib.tools import Observation, Tool, execute, workspace_tools
+from harness_lib.errors import ToolError
+from harness_lib.messages import ToolCall, read_call
+from harness_lib.tools import Observation, Tool, run_tool, workspace_tools
 from harness_lib.tools.workspace import MAX_CHARS, MAX_ENTRIES, Workspace
 
 SECRET = "SENTINELLE-HORS-DU-DOSSIER"
@@ -45,7 +46,7 @@ def tools(root: Path) -> list[Tool]:
 def run(tools: list[Tool], name: str, timeout: float = 10.0, **arguments: object) -> Observation:
     call = {"id": "call_1", "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments)}}
-    return execute(call, tools, timeout=timeout)
+    return run_tool(read_call(call), tools, timeout=timeout)
 
 
 def assert_untouched(outside: Path) -> None:
@@ -291,48 +292,79 @@ def test_bash_leaves_no_background_job_behind(tools, root):
     assert wait_until_dead([int((root / "pid").read_text())]) == []
 
 
-# --- execute -------------------------------------------------------------------------------
+# --- run_tool ------------------------------------------------------------------------------
 
-def call_with(arguments: object, name: str = "read_file") -> dict:
-    return {"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}
+def call_with(arguments: object, name: str = "read_file") -> ToolCall:
+    return read_call({"id": "c", "type": "function",
+                      "function": {"name": name, "arguments": arguments}})
 
 
-def test_execute_accepts_a_dict_of_arguments(tools):
-    assert not execute(call_with({"path": "price.py"}), tools).is_error
+def test_run_tool_accepts_a_dict_of_arguments(tools):
+    assert not run_tool(call_with({"path": "price.py"}), tools).is_error
 
 
 @pytest.mark.parametrize(("arguments", "expected"), [
     ('{"path": "price.py"', "Erreur : arguments de read_file : JSON invalide"),
-    ("[1, 2]", "Erreur : arguments de read_file : un objet JSON est attendu, reçu array"),
+    ("[1, 2]", "Erreur : arguments de read_file : un objet JSON est attendu, reçu une liste"),
     ("{}", "Erreur : read_file : argument manquant : path"),
-    ('{"path": 3}', "Erreur : read_file : path doit être de type string, reçu integer"),
+    ('{"path": 3}', "Erreur : read_file : path doit être de type string, reçu un entier"),
+    ('{"path": true}', "Erreur : read_file : path doit être de type string, reçu un booléen"),
     ('{"path": "a", "mode": "w"}', "Erreur : read_file : argument inconnu : mode. Arguments"),
     ("[" * 100_000, "Erreur : arguments de read_file : JSON invalide"),
 ])
-def test_execute_explains_bad_arguments(tools, arguments, expected):
-    seen = execute(call_with(arguments), tools)
+def test_run_tool_explains_bad_arguments(tools, arguments, expected):
+    seen = run_tool(call_with(arguments), tools)
     assert seen.is_error and seen.content.startswith(expected)
 
 
-def test_execute_lists_the_tools_for_an_unknown_one(tools):
-    assert execute(call_with("{}", name="delete_file"), tools).content == (
+SCHEMA = {"type": "object", "required": ["mode", "lines"], "additionalProperties": False,
+          "properties": {"mode": {"enum": ["court", "long"]},
+                         "lines": {"type": ["integer", "null"], "minimum": 1}}}
+
+
+@pytest.mark.parametrize(("arguments", "expected"), [
+    ({"lines": 3}, "argument manquant : mode"),
+    ({"mode": "moyen", "lines": 3}, "mode ne respecte pas la règle « enum » du schéma (['court', "),
+    ({"mode": "long", "lines": "3"}, "lines doit être de type integer ou null, reçu une chaîne"),
+    ({"mode": "long", "lines": 0}, "lines ne respecte pas la règle « minimum » du schéma (1)"),
+    ({"mode": "long", "lines": None}, None),
+])
+def test_arguments_are_checked_against_the_whole_schema(arguments, expected):
+    tool = Tool("resume", "Résume.", SCHEMA, lambda mode, lines: f"{mode} {lines}")
+    seen = run_tool(ToolCall("resume", arguments), [tool])
+    if expected is None:
+        assert seen == Observation("long None")
+    else:
+        assert seen.is_error and seen.content.startswith(f"Erreur : resume : {expected}")
+
+
+def test_a_tool_with_a_broken_schema_says_so_and_runs_nothing():
+    ran = []
+    tool = Tool("casse", "Schéma cassé.", {"type": "objet", "properties": {}}, ran.append)
+    seen = run_tool(ToolCall("casse", {}), [tool])
+    assert seen.content.startswith("Erreur : casse : le schéma de ses arguments est invalide (")
+    assert ran == []
+
+
+def test_run_tool_lists_the_tools_for_an_unknown_one(tools):
+    assert run_tool(call_with("{}", name="delete_file"), tools).content == (
         "Erreur : outil inconnu : delete_file. "
         "Outils disponibles : read_file, list_files, edit_file, bash")
 
 
 @pytest.mark.parametrize("call", [None, "read_file", {}, {"function": None},
                                   {"function": {"name": 3}}, {"function": {"arguments": "{}"}}])
-def test_execute_never_raises_on_a_malformed_call(tools, call):
-    seen = execute(call, tools)  # type: ignore[arg-type]
+def test_run_tool_never_raises_on_a_malformed_call(tools, call):
+    seen = run_tool(read_call(call), tools)
     assert seen.is_error and seen.content.startswith("Erreur : appel mal formé")
 
 
-def test_execute_turns_a_crash_into_an_observation():
+def test_run_tool_turns_a_crash_into_an_observation():
     def broken(**_: object) -> str:
         raise RuntimeError("boum")
 
     tool = Tool("broken", "Plante.", {"type": "object", "properties": {}}, broken)
-    assert execute(call_with("", name="broken"), [tool]) == Observation(
+    assert run_tool(call_with("", name="broken"), [tool]) == Observation(
         "Erreur : broken a échoué : RuntimeError : boum", is_error=True)
 
 
@@ -343,8 +375,8 @@ def test_only_timed_tools_receive_the_timeout():
     params = {"type": "object", "properties": {}}
     tools = [Tool("clock", "Horloge.", params, clock, timed=True),
              Tool("plain", "Simple.", params, lambda: "ok")]
-    assert execute(call_with("{}", name="clock"), tools, timeout=2.5).content == "2.5 s"
-    assert execute(call_with(None, name="plain"), tools, timeout=2.5).content == "ok"
+    assert run_tool(call_with("{}", name="clock"), tools, timeout=2.5).content == "2.5 s"
+    assert run_tool(call_with(None, name="plain"), tools, timeout=2.5).content == "ok"
 
 
 def test_schema_is_a_chat_completions_tool_definition(tools):
@@ -357,13 +389,16 @@ def test_schema_is_a_chat_completions_tool_definition(tools):
     json.dumps([t.schema() for t in tools])  # sendable as is
 
 
-def test_observation_flags_follow_the_text():
-    assert toolbox.Observation.of("Erreur : délai de 3 s dépassé, commande arrêtée").timed_out
-    assert toolbox.Observation.of("Erreur : x").is_error
-    assert toolbox.Observation.of("# Mini harness") == Observation("# Mini harness", False)
+def test_the_flags_come_from_the_tool_not_from_the_text(root):
+    # A file whose text looks like an error is a success: only a ToolError is a failure.
+    (root / "erreur.txt").write_text("Erreur : délai de 3 s dépassé, commande arrêtée")
+    seen = run_tool(ToolCall("read_file", {"path": "erreur.txt"}), workspace_tools(root))
+    assert seen == Observation("Erreur : délai de 3 s dépassé, commande arrêtée")
 
 
-def test_tool_functions_return_errors_instead_of_raising(tools):
+def test_tool_functions_raise_tool_errors_that_run_tool_turns_into_observations(tools):
     read_file = tools[0].function
-    assert read_file(path="README.md") == "Erreur : README.md introuvable"
-    assert read_file(path="../outside/secret.txt").startswith("Erreur : chemin refusé")
+    with pytest.raises(ToolError, match="^README.md introuvable$"):
+        read_file(path="README.md")
+    with pytest.raises(ToolError, match="^chemin refusé"):
+        read_file(path="../outside/secret.txt")

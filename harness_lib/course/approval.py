@@ -18,14 +18,15 @@ MockModel is deterministic: the replay follows the same path up to that call.
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..loop import run
+from ..messages import ToolCall, read_call
 from ..models import MockModel, Model
 from ..policy import STRICT_POLICY, Decision, Policy
+from ..text import one_line, shorten
 from ..tools import workspace_tools
 from ..trace import Run
 from .scenarios import PRICE_TASK, example_workspace
@@ -74,8 +75,8 @@ def decide(approve: bool, task: str = PRICE_TASK, workspace: str = "prix",
     """Replay the mission on a fresh workspace; the human answers `approve` to every ask."""
     folder, asked = example_workspace(workspace), []
 
-    def human(call: dict[str, Any], decision: Decision) -> bool:
-        asked.append(str(call.get("function", {}).get("name")))
+    def human(call: ToolCall, decision: Decision) -> bool:
+        asked.append(str(call.name))
         return approve
 
     done = run(task, model or MockModel(), workspace_tools(folder), policy=policy, approver=human)
@@ -94,31 +95,22 @@ def visible(text: str) -> str:
 
 def pending_html(waiting: Pending) -> str:
     """The call waiting for a yes: tool, each argument in full, and the policy's reason."""
-    function = waiting.call.get("function", {})
-    try:
-        arguments = json.loads(function.get("arguments") or "{}")
-    except ValueError:  # unreadable arguments: show them raw, never hide them
-        arguments = {"(illisible)": function.get("arguments")}
-    if not isinstance(arguments, dict):
-        arguments = {"(arguments)": arguments}
+    call = read_call(waiting.call)
+    # Unreadable arguments are shown raw, never hidden.
+    arguments = call.arguments if call.arguments is not None else {"(illisible)": call.text}
     shown = "".join(f"<b>{html.escape(str(k))}</b>"
                     f'<pre style="margin:2px 0 6px 0">{html.escape(visible(str(v)))}</pre>'
                     for k, v in arguments.items())
     return (f'<div style="{BOX};background:#fff8e1"><b>Validation humaine nécessaire</b><br>'
-            f"L'agent veut appeler <code>{html.escape(str(function.get('name')))}</code> "
-            f"({html.escape(str(waiting.call.get('id')))}) avec :<br>{shown}"
+            f"L'agent veut appeler <code>{html.escape(str(call.name))}</code> "
+            f"({html.escape(call.id)}) avec :<br>{shown}"
             f"Raison de la politique : {html.escape(waiting.decision.reason)}</div>")
-
-
-def _one_line(text: str, limit: int = 120) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def outcome_html(outcome: Outcome) -> str:
     """How the replay ended, with the observations: they say what really happened."""
     verdict = "autorisé" if outcome.approved else "refusé"
-    items = "".join(f"<li><code>{html.escape(_one_line(o))}</code></li>"
+    items = "".join(f"<li><code>{html.escape(shorten(one_line(o), 120))}</code></li>"
                     for o in outcome.observations)
     colour = "#e8f5e9" if outcome.approved else "#ffebee"
     return (f'<div style="{BOX};background:{colour}"><b>Vous avez {verdict}.</b> '

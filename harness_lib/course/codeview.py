@@ -12,7 +12,7 @@ line of code that does it, found by content (never by a hard-coded number).
 >>> [m.label for m in view.marks]
 ['RULE 1', 'RULE 2', 'EXIT']
 >>> view.lines[view.mark("EXIT").last - 1].strip()
-'return rec.finish(reply)'
+'return finish(rec, reply)'
 """
 
 from __future__ import annotations

@@ -16,20 +16,20 @@ counted: that is the course's context bar.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from ..errors import HarnessError
 from ..messages import Message
-from ..tokens import message_tokens, tools_tokens
+from ..text import one_line, shorten
+from ..tokens import ROLE_ALIASES, message_tokens, tools_tokens
 from ..trace import Event, Trace
 from .trace_diagram import ROUTES, TOOL_LOOP, count, gist, message_label, note
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
 KEPT_BY_COMPACTION = ("system", "tools")
-LABEL_LIMIT = 80  # longer labels are shortened: a diagram must stay readable
 
 
-class DiagramError(ValueError):
+class DiagramError(HarnessError, ValueError):
     """A diagram that breaks the grammar; `line` says where (counted from 1)."""
 
     def __init__(self, message: str, line: int | None = None) -> None:
@@ -117,18 +117,6 @@ def peak(diagram: Diagram) -> int:
     return best
 
 
-def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
-
-def one_line(text: str) -> str:
-    """Line breaks and control characters become spaces: for `%%` lines and transcripts."""
-    return _BREAKS.sub(" ", text).strip()
-
-
 def fr(n: int) -> str:
     """French thousands separator (a narrow no-break space): 2370 -> « 2 370 »."""
     return f"{n:,}".replace(",", "\u202f")
@@ -206,7 +194,7 @@ def _entries(event: Event) -> tuple[Entry, ...]:
     message = event.message
     if not isinstance(message, dict):
         return ()
-    role = {"developer": "system", "function": "tool"}.get(message.get("role"), message.get("role"))
+    role = ROLE_ALIASES.get(message.get("role"), message.get("role"))
     if role not in ROLES:
         return ()
     label = shorten(one_line(message_label(message)))

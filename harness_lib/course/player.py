@@ -6,7 +6,7 @@ knows. It is a pure function, testable without a browser. `Player` puts it on
 screen with ipywidgets; the diagram itself is drawn by the notebook front end,
 offline (JupyterLab >= 4.1 and Notebook 7 both render Mermaid).
 
->>> from harness_lib.mermaid import chapter_diagram
+>>> from harness_lib.course.mermaid import chapter_diagram
 >>> s = state(chapter_diagram("deux_tours"), 3)
 >>> s.step_label, s.totals
 ('étape 3 / 9', {'system': 1200, 'tools': 150, 'user': 15, 'assistant': 25})

@@ -28,6 +28,7 @@ from IPython import get_ipython
 from IPython.display import HTML, display
 
 from ..errors import HarnessError, MissingKey
+from ..limits import MODEL_TIMEOUT
 from ..messages import Message, check_conversation
 from ..models import DEFAULT_MODEL, Completion, MockModel, Model
 from .replies import default_tools, render, tools_error, unexpected
@@ -142,12 +143,13 @@ class Unavailable:
     """A model that cannot be built: each call raises the reason (send() shows it)."""
 
     name = "indisponible"
+    price = None
 
     def __init__(self, error: HarnessError) -> None:
         self.error = error
 
     def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                 timeout: float = 120.0) -> Completion:
+                 timeout: float = MODEL_TIMEOUT) -> Completion:
         raise self.error.with_traceback(None)
 
 

@@ -9,7 +9,8 @@ than that: whatever the model computed without writing it stays invisible.
 machine where the harness, not the model, decides the path (read README.md,
 then one model call without tools to summarise it).
 
->>> from harness_lib import MockModel, run, workspace_tools, example_workspace
+>>> from harness_lib import MockModel, run, workspace_tools
+>>> from harness_lib.course.scenarios import example_workspace
 >>> done = run("Lis README.md et résume le projet", MockModel(think=True),
 ...            workspace_tools(example_workspace("mini")))
 >>> first, last = react_steps(done.trace)
@@ -22,16 +23,16 @@ True
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import HarnessError
-from ..loop import SYSTEM_PROMPT, describe, usage_of
-from ..messages import assistant, system, tool_call, tool_result, user
+from ..loop import SYSTEM_PROMPT, finish
+from ..messages import assistant, read_call, system, tool_call
 from ..models import Model
 from ..recorder import Recorder
-from ..tools import Tool, execute
+from ..text import one_line, shorten
+from ..tools import Tool, run_tool
 from ..trace import Run, Trace
 
 NOT_SHOWN = "(rien d'affiché)"  # the model asked for tools without writing a word
@@ -66,21 +67,13 @@ def react_steps(trace: Trace) -> list[ReactTurn]:
     return turns
 
 
-def action_label(call: dict) -> str:
+def action_label(call: object) -> str:
     """read_file("README.md"): the tool's name and its argument values, as in the chapter."""
-    function = call.get("function", {})
-    raw = function.get("arguments", "")
-    try:
-        args = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:  # invalid JSON from the model: show it as it came
-        return f"{function.get('name')}({raw})"
-    values = args.values() if isinstance(args, dict) else [args]
-    return f"{function.get('name')}({', '.join(json.dumps(v, ensure_ascii=False) for v in values)})"
+    return read_call(call).label
 
 
 def _short(text: str, limit: int = 90) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return shorten(one_line(text), limit)
 
 
 def react_text(turns: Sequence[ReactTurn]) -> str:
@@ -142,13 +135,12 @@ class _Machine:
 
     def read(self, path: str, tools: Sequence[Tool]) -> bool:
         """The harness runs read_file itself. True when the file was read."""
-        call = tool_call("call_1", "read_file", {"path": path})
+        request = tool_call("call_1", "read_file", {"path": path})
+        call = read_call(request)
         # An assistant message still carries the call: messages[] must stay valid (RULE 1).
-        self.rec.add("tool_call", f'read_file("{path}") : décidé par le harness',
-                     assistant(None, [call]), data={"tool": "read_file", "id": "call_1"})
-        seen = execute(call, tools)
-        self.rec.add("tool_result", seen.content, tool_result("call_1", seen.content),
-                     data={"tool": "read_file", "id": "call_1", "error": seen.is_error})
+        self.rec.tool_call(call, assistant(None, [request]), note="décidé par le harness")
+        seen = run_tool(call, tools)
+        self.rec.tool_result(call, seen)
         return not seen.is_error
 
 
@@ -162,22 +154,22 @@ def fixed_pipeline(task: str, tools: Sequence[Tool], model: Model, *, path: str 
     """
     machine = _Machine(Recorder(system(system_prompt), [], None, price=None), say)
     rec = machine.rec
-    rec.add("task", f"Mission : {task}", user(task))
+    rec.task(task)
     machine.enter(f"lire {path}")
     if not machine.read(path, tools):
         error = rec.messages[-1]["content"]
         return machine.fail(f"Arrêt : l'état « lire {path} » a échoué ({error}) et la machine "
                             "à états ne prévoit aucun autre chemin.")
     machine.enter("résumer")
-    rec.add("request", "Appel 1 : messages[] sans outils", data={"turn": 1})
+    rec.request(1, "messages[] sans outils")
     try:
         reply = model.complete(rec.messages, [])  # no tools: the model cannot change the path
     except HarnessError as err:
         return machine.fail(f"Arrêt : l'appel au modèle a échoué ({err.explication}).")
-    rec.add("reply", describe(reply), reply.message, data=usage_of(reply))
+    rec.reply(reply)
     if reply.tool_calls:
         return machine.fail("Arrêt : le modèle demande un outil, ce que l'état « résumer » "
                             "ne prévoit pas.")
-    done = rec.finish(reply)
+    done = finish(rec, reply)
     machine.enter("terminé" if done.reason == "answer" else "échec")
     return machine.end(done)

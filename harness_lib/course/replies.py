@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ApiError, HarnessError
-from ..messages import Problem
+from ..messages import Problem, read_call
 from ..models import Completion
-from ..tools import json_type, workspace_tools
+from ..rules import got
+from ..tools import workspace_tools
 from .scenarios import example_workspace
 
 # A coloured bar says the kind of answer, and the title says it in words.
@@ -62,11 +63,11 @@ def _reply(reply: Completion) -> str:
     return "".join(parts)
 
 
-def _call_row(call: dict[str, Any]) -> str:
-    function = call.get("function") or {}
-    return (f"<tr><td><code>{_esc(call.get('id'))}</code></td>"
-            f"<td><b>{_esc(function.get('name'))}</b></td>"
-            f"<td><code>{_esc(function.get('arguments'))}</code></td></tr>")
+def _call_row(request: dict[str, Any]) -> str:
+    call = read_call(request)  # the arguments as the model wrote them: JSON text
+    return (f"<tr><td><code>{_esc(call.id)}</code></td>"
+            f"<td><b>{_esc(call.name)}</b></td>"
+            f"<td><code>{_esc(call.text)}</code></td></tr>")
 
 
 def _error_title(error: ApiError) -> str:
@@ -121,9 +122,8 @@ def tools_error(tools: object) -> ApiError | None:
         where, value, expected = f"tools[{bad}]", tools[bad], "an object"
     else:
         where, value, expected = "tools", tools, "an array of objects"
-    kind = json_type(value)
-    got = kind if kind == "null" else ("an " if kind[0] in "aeiou" else "a ") + kind
-    return ApiError(400, f"Invalid type for '{where}': expected {expected}, but got {got} "
+    kind = got(value)["got"]  # the API's name of its JSON type: "an integer", "null"...
+    return ApiError(400, f"Invalid type for '{where}': expected {expected}, but got {kind} "
                     "instead.", explication=f"{where} doit être une liste de définitions "
                     "d'outils ({\"type\": \"function\", \"function\": {...}}), ou None "
                     "pour les quatre outils de l'espace de travail.")

@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import ApiError
-from ..loop import Limits, run
+from ..limits import Limits
+from ..loop import run
 from ..models import MockModel
 from ..tokens import ledger
 from ..tools import workspace_tools

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..text import shorten
+
 ALLOWED = ("role", "tool_call_id", "content")  # the whole of a tool message
 ERROR_WORDS = ("erreur", "introuvable", "absent", "n'existe pas", "inexistant", "manquant",
                "pas trouvé", "impossible", "échec", "échoué", "error", "not found", "no such",
@@ -160,7 +162,7 @@ def _show(value: object) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "…"
+    return shorten(text, 60)
 
 
 def _kind(value: object) -> str:

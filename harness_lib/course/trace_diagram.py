@@ -19,9 +19,7 @@ diagram.py can import them.
 
 from __future__ import annotations
 
-import json
-
-from ..messages import Message
+from ..messages import Message, read_call
 from ..trace import ARROWS, Event
 
 IDS = {"Personne": "U", "Harness": "H", "Modèle": "M", "Outils": "T"}  # participant ids
@@ -65,19 +63,10 @@ def message_label(message: Message) -> str:
     return text
 
 
-def _call_label(call: object) -> str:
+def _call_label(request: object) -> str:
     """« call_1 : read_file("README.md") »: the id, the name, the argument values."""
-    function = call.get("function") if isinstance(call, dict) else None
-    if not isinstance(function, dict):
-        return "?"
-    arguments = raw = function.get("arguments")
-    try:
-        arguments = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:  # the model wrote invalid JSON: show it as it is
-        pass
-    if isinstance(arguments, dict):
-        raw = ", ".join(json.dumps(v, ensure_ascii=False, default=str) for v in arguments.values())
-    return f"{call.get('id')} : {function.get('name')}({raw})"
+    call = read_call(request)
+    return f"{call.id} : {call.label}"
 
 
 def note(event: Event, sent: int) -> str:

@@ -73,9 +73,10 @@ def innermost_message(value: Any) -> str | None:
     error = value.get("error", value) if isinstance(value, dict) else value
     if not isinstance(error, dict):
         return error if isinstance(error, str) and error else None
-    metadata = error.get("metadata") if isinstance(error.get("metadata"), dict) else {}
+    metadata = error.get("metadata")
     message = str(error["message"]) if error.get("message") else None
-    return innermost_message(metadata.get("raw")) or message
+    raw = metadata.get("raw") if isinstance(metadata, dict) else None
+    return innermost_message(raw) or message
 
 
 def retry_after(value: str | None) -> float | None:

@@ -18,10 +18,11 @@ import time
 from typing import Any
 
 from ..errors import ModelTimeout
+from ..limits import MODEL_TIMEOUT
 from ..messages import Message, assistant, tool_call, validate
 from ..tokens import message_tokens, tools_tokens
 from . import strategies
-from .model import Completion
+from .model import Completion, Price
 
 
 class MockModel:
@@ -35,14 +36,14 @@ class MockModel:
     name = "mock"
 
     def __init__(
-        self, latency: float = 0.0, think: bool = False, price: tuple[float, float] = (0.15, 0.60)
+        self, latency: float = 0.0, think: bool = False, price: Price = (0.15, 0.60)
     ) -> None:
         self.latency = latency
         self.think = think
         self.price = price
 
     def complete(
-        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
+        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion:
         validate(messages)  # a broken conversation is refused before any "thinking"
         if self.latency > timeout:

@@ -3,6 +3,9 @@
 Three implementations share this protocol: `MockModel` (mock.py, offline rules),
 `ReplayModel` (replay.py, plays a saved run back) and `OpenRouterModel`
 (openrouter.py, a real model over HTTP). The loop cannot tell them apart.
+
+>>> cost((0.15, 0.60), sent=1_000, received=100)  # dollars
+0.00021
 """
 
 from __future__ import annotations
@@ -10,10 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 
 # The real model used when none is named: cheap, and it calls tools. HARNESS_MODEL overrides it.
 DEFAULT_MODEL = "openai/gpt-4o-mini"
+
+Price = tuple[float, float]  # dollars per million tokens: (input, output)
 
 
 @dataclass
@@ -41,6 +47,17 @@ class Model(Protocol):
 
     name: str
 
+    @property
+    def price(self) -> Price | None:
+        """Dollars per million tokens, (input, output); None when unknown (no cost budget)."""
+
     def complete(
-        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
+        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion: ...
+
+
+def cost(price: Price | None, sent: int, received: int) -> float:
+    """Dollars for `sent` input and `received` output tokens; 0 when the price is unknown."""
+    if price is None:
+        return 0.0
+    return (sent * price[0] + received * price[1]) / 1_000_000

@@ -29,9 +29,10 @@ from typing import Any
 import httpx
 
 from ..errors import ApiError, MissingKey, ModelTimeout
+from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from .http_errors import http_error
-from .model import DEFAULT_MODEL, Completion
+from .model import DEFAULT_MODEL, Completion, Price
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.
@@ -58,7 +59,7 @@ class OpenRouterModel:
         base_url: str = OPENROUTER_URL,
         transport: httpx.BaseTransport | None = None,
         max_retries: int = 3,
-        price: tuple[float, float] | None = None,
+        price: Price | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.name = model or os.environ.get("HARNESS_MODEL") or DEFAULT_MODEL
@@ -79,7 +80,7 @@ class OpenRouterModel:
         return f"OpenRouterModel({self.name!r}, url={self.url!r}, api_key='***')"
 
     def complete(
-        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
+        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion:
         """Send the conversation and the tool definitions, return the assistant's answer."""
         body: dict[str, Any] = {"model": self.name, "messages": messages}
@@ -94,13 +95,6 @@ class OpenRouterModel:
             key = self._client.headers["Authorization"].removeprefix("Bearer ")
             error.hide(key)
             raise
-
-    def cost(self, usage: dict[str, int] | None) -> float | None:
-        """Price in USD of one call's `usage`, when a `price` was given."""
-        if self.price is None or usage is None:
-            return None
-        prompt, completion = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
-        return (prompt * self.price[0] + completion * self.price[1]) / 1_000_000
 
     def close(self) -> None:
         self._client.close()

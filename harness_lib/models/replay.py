@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import HarnessError
+from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from ..trace import Trace
 from .model import Completion
@@ -19,6 +20,7 @@ class ReplayModel:
     """
 
     name = "replay"
+    price = None  # a replay costs nothing
 
     def __init__(self, replies: list[Message], finish_reasons: list[str] | None = None) -> None:
         self.replies = list(replies)
@@ -28,10 +30,11 @@ class ReplayModel:
     @classmethod
     def from_trace(cls, trace: Trace) -> ReplayModel:
         replies = [e for e in trace.events if e.kind == "reply" and e.message]
-        return cls([e.message for e in replies], [e.data.get("finish_reason", "") for e in replies])
+        return cls([e.message or {} for e in replies],
+                   [e.data.get("finish_reason", "") for e in replies])
 
     def complete(
-        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = 120.0
+        self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion:
         if self.position >= len(self.replies):
             raise HarnessError(

@@ -16,12 +16,11 @@ does the same with plain rules, one small function per kind of mission:
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..messages import Message
+from ..messages import Message, read_call
 
 FILE = re.compile(r"[\w./-]*\w\.[A-Za-z]{1,5}\b")
 BUGGY = '    euros, rest = divmod(cents, 100)\n    return f"{euros},{rest:02d} €"'
@@ -61,22 +60,9 @@ def read_conversation(messages: list[Message]) -> tuple[str, list[Seen]]:
     history = []
     for m in messages[last_user + 1 :]:
         calls = m.get("tool_calls") if m.get("role") == "assistant" else None
-        for call in calls if isinstance(calls, list) else []:
-            fn = call.get("function", {})
-            history.append(
-                Seen(
-                    fn.get("name", ""), _args(fn.get("arguments")), results.get(call.get("id"), "")
-                )
-            )
+        for call in map(read_call, calls if isinstance(calls, list) else []):
+            history.append(Seen(call.name or "", call.arguments or {}, results.get(call.id, "")))
     return mission, history
-
-
-def _args(raw: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(raw) if isinstance(raw, str) else raw
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def decide(mission: str, history: list[Seen], available: set[str | None]) -> Action | str:

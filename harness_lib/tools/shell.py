@@ -7,7 +7,7 @@ KEY, TOKEN, SECRET or PASSWORD are not passed on: a command cannot print the API
 The command starts in the workspace but is not confined to it: what stands between
 it and the rest of the machine is the policy (policy.py) and a human's validation.
 
-A failure (non-zero exit code, time up) raises `ToolError`, as in workspace.py.
+A failure raises `ToolError` (non-zero exit code) or `ToolTimeout` (time up).
 
 >>> import tempfile
 >>> print(run("echo bonjour", tempfile.gettempdir(), timeout=5))
@@ -26,21 +26,22 @@ import time
 from pathlib import Path
 from typing import IO
 
-from .workspace import ToolError
+from ..errors import ToolError, ToolTimeout
+from ..limits import TOOL_TIMEOUT
 
 MAX_OUTPUT_BYTES = 20_000  # of a command's output given back to the model (head + tail)
 CHUNK = 65_536  # bytes read at a time: memory stays bounded whatever the command prints
 SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 
 
-def run(command: str, cwd: str | Path, timeout: float = 60.0) -> str:
-    """Output and exit code of `bash -c command`; ToolError on failure or when time is up."""
+def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
+    """Output and exit code of `bash -c command`; ToolError on failure, ToolTimeout on time up."""
     try:
         output, code = _run(command, cwd, timeout)
     except (OSError, ValueError) as err:  # no bash, too many processes, NUL in the command
         raise ToolError(f"impossible de lancer la commande : {err}") from None
     if code is None:
-        raise ToolError(f"délai de {timeout:g} s dépassé, commande arrêtée\n{output}".rstrip())
+        raise ToolTimeout(f"délai de {timeout:g} s dépassé, commande arrêtée\n{output}".rstrip())
     if output and not output.endswith("\n"):
         output += "\n"
     report = f"{output}[code de sortie : {code}]"

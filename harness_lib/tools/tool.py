@@ -1,19 +1,20 @@
 """Tools: what the model may ask for, and how the harness runs it.
 
 A tool is a name, a short French description, a JSON schema of its arguments
-and a Python function that returns text. `execute()` turns one tool call of the
-model into an `Observation`: the text that goes back into messages[] with role
-"tool". A failure is an observation too, starting with "Erreur : ": the loop
-goes on, and the model can change its strategy.
+and a Python function that returns text, or raises `ToolError` to say what went
+wrong. `run_tool()` turns one tool call of the model into an `Observation`: the
+text that goes back into messages[] with role "tool". A failure is an observation
+too, starting with "Erreur : ": the loop goes on, and the model can change its strategy.
 
 >>> import tempfile
+>>> from harness_lib.messages import ToolCall
 >>> tools = workspace_tools(tempfile.mkdtemp())
 >>> [tool.name for tool in tools]
 ['read_file', 'list_files', 'edit_file', 'bash']
->>> call = {"id": "call_1", "type": "function",
-...         "function": {"name": "read_file", "arguments": '{"path": "README.md"}'}}
->>> execute(call, tools)
+>>> run_tool(ToolCall("read_file", {"path": "README.md"}), tools)
 Observation(content='Erreur : README.md introuvable', is_error=True, timed_out=False)
+>>> run_tool(ToolCall("read_file", {"path": 3}), tools).content
+'Erreur : read_file : path doit être de type string, reçu un entier'
 """
 
 from __future__ import annotations
@@ -21,20 +22,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import shell
-from .workspace import ToolError, Workspace
+from ..errors import ToolError, ToolTimeout
+from ..limits import TOOL_TIMEOUT
+from ..messages import ToolCall
+from ..rules import got
+from .workspace import Workspace
 
-ERROR = "Erreur : "  # how every failed observation starts
-TIMEOUT = ERROR + "délai de "  # how an observation of a command out of time starts
+ERROR = "Erreur : "  # how every failed observation starts: the model reads it
 
 
 @dataclass(frozen=True)
 class Tool:
-    """A tool the model can call. A `timed` tool receives `timeout=` (seconds) from execute."""
+    """A tool the model can call. A `timed` tool receives `timeout=` (seconds) from run_tool."""
 
     name: str
     description: str
@@ -53,89 +56,88 @@ class Observation:
     """What a tool call gives back: the text for the model, and two flags for the harness."""
 
     content: str
-    is_error: bool
-    timed_out: bool = False
-
-    @classmethod
-    def of(cls, content: str) -> Observation:
-        # The flags are read from the text itself: the harness knows what the model sees.
-        return cls(content, content.startswith(ERROR), content.startswith(TIMEOUT))
+    is_error: bool = False
+    timed_out: bool = False  # the loop stops after this turn
 
 
-class BadCall(Exception):
-    """A tool call that cannot be run as asked (unknown tool, bad arguments)."""
-
-
-def execute(call: dict[str, Any], tools: Sequence[Tool], timeout: float = 60.0) -> Observation:
+def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOUT) -> Observation:
     """Run one tool call of the model. Never raises: every failure is an observation."""
     try:
-        tool, arguments = _prepare(call, tools)
-    except BadCall as err:
-        return Observation(ERROR + str(err), is_error=True)
-    except Exception as err:  # a strange call or schema: still an answer for the model
-        return Observation(f"{ERROR}appel illisible ({err!r})", is_error=True)
-    try:
+        tool, arguments = _checked(call, tools)
         extra = {"timeout": timeout} if tool.timed else {}
         content = tool.function(**arguments, **extra)
+    except ToolTimeout as err:
+        return Observation(ERROR + str(err), is_error=True, timed_out=True)
+    except ToolError as err:  # the call or the tool says what is wrong: the model reads it
+        return Observation(ERROR + str(err), is_error=True)
     except Exception as err:  # a broken tool must not stop the loop: the model reads why
-        crash = f"{tool.name} a échoué : {type(err).__name__} : {err}"
+        crash = f"{call.name} a échoué : {type(err).__name__} : {err}"
         return Observation(ERROR + crash, is_error=True)
-    return Observation.of(content if isinstance(content, str) else str(content))
+    return Observation(content if isinstance(content, str) else str(content))
 
 
-def _prepare(call: object, tools: Sequence[Tool]) -> tuple[Tool, dict[str, Any]]:
-    """The tool asked for and its checked arguments, or BadCall saying what is wrong."""
-    function = call.get("function") if isinstance(call, dict) else None
-    name = function.get("name") if isinstance(function, dict) else None
-    if not isinstance(function, dict) or not isinstance(name, str):
-        raise BadCall('appel mal formé : il faut {"function": {"name": ..., "arguments": ...}}')
+def _checked(call: ToolCall, tools: Sequence[Tool]) -> tuple[Tool, dict[str, Any]]:
+    """The tool asked for and its arguments, once they fit its schema; else ToolError."""
+    if call.name is None:
+        raise ToolError('appel mal formé : il faut {"function": {"name": ..., "arguments": ...}}')
     known = {tool.name: tool for tool in tools}
-    if name not in known:
-        raise BadCall(f"outil inconnu : {name}. Outils disponibles : {', '.join(known)}")
-    arguments = _parse_arguments(function.get("arguments"), name)
-    _check_arguments(arguments, known[name])
-    return known[name], arguments
+    if call.name not in known:
+        raise ToolError(f"outil inconnu : {call.name}. Outils disponibles : {', '.join(known)}")
+    if call.arguments is None:
+        raise ToolError(f"arguments de {call.name} : {call.problem}")
+    tool = known[call.name]
+    problem = argument_problem(call.arguments, tool.parameters)
+    if problem:
+        raise ToolError(f"{tool.name} : {problem}")
+    return tool, call.arguments
 
 
-def _parse_arguments(raw: object, name: str) -> dict[str, Any]:
-    """The arguments object: a JSON string (the API's format) or, tolerated, a dict."""
-    if raw is None or raw == "":  # some models send nothing for a tool without arguments
-        return {}
-    if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except (ValueError, RecursionError) as err:
-            raise BadCall(f"arguments de {name} : JSON invalide ({err})") from None
-    if not isinstance(raw, dict):
-        raise BadCall(f"arguments de {name} : un objet JSON est attendu, reçu {json_type(raw)}")
-    return raw
+def argument_problem(arguments: dict[str, Any], schema: object) -> str | None:
+    """What is wrong with `arguments` for this JSON schema, in French; None if nothing.
 
+    fastjsonschema checks them (required, types, enums...); only the words are ours.
+    """
+    if not isinstance(schema, dict):
+        return "le schéma de ses arguments n'est pas un objet JSON : l'outil est à corriger"
+    import fastjsonschema  # here, not at the top: `import harness_lib` stays light
 
-def _check_arguments(arguments: dict[str, Any], tool: Tool) -> None:
-    """Required fields present, no unknown field, each of the JSON type of the schema."""
-    properties = tool.parameters.get("properties", {})
-    missing = [field for field in tool.parameters.get("required", []) if field not in arguments]
-    if missing:
-        raise BadCall(f"{tool.name} : argument manquant : {', '.join(missing)}")
+    try:
+        validate = _validator(json.dumps(schema, sort_keys=True))
+    except Exception as err:  # a schema the library cannot read: the tool is to be fixed
+        return f"le schéma de ses arguments est invalide ({type(err).__name__} : {err})"
+    try:
+        validate(arguments)
+    except fastjsonschema.JsonSchemaValueException as err:
+        if (err.rule, err.name) != ("additionalProperties", "data"):  # said below, with names
+            return _explained(err)
     # Refused even when the schema allows extras: the Python function would not accept them.
-    unknown = [field for field in arguments if field not in properties]
+    properties = schema.get("properties")
+    known = properties if isinstance(properties, dict) else {}
+    unknown = [str(field) for field in arguments if field not in known]
     if unknown:
-        raise BadCall(f"{tool.name} : argument inconnu : {', '.join(unknown)}. "
-                      f"Arguments acceptés : {', '.join(properties) or 'aucun'}")
-    for field, value in arguments.items():
-        expected, actual = properties[field].get("type"), json_type(value)
-        if expected and actual != expected and (expected, actual) != ("number", "integer"):
-            raise BadCall(f"{tool.name} : {field} doit être de type {expected}, reçu {actual}")
+        return (f"argument inconnu : {', '.join(unknown)}. "
+                f"Arguments acceptés : {', '.join(known) or 'aucun'}")
+    return None
 
 
-def json_type(value: object) -> str:
-    """The JSON Schema type name of a decoded JSON value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):  # before int: in Python, True is an int
-        return "boolean"
-    names = {int: "integer", float: "number", str: "string", list: "array", dict: "object"}
-    return next((n for kind, n in names.items() if isinstance(value, kind)), type(value).__name__)
+@cache  # compiled once per schema: a run checks the same four schemas at every turn
+def _validator(schema: str) -> Callable[[object], object]:
+    import fastjsonschema
+
+    return fastjsonschema.compile(json.loads(schema))
+
+
+def _explained(err: Any) -> str:
+    """A fastjsonschema error in French: which argument, what is wrong."""
+    field = err.name.removeprefix("data").removeprefix(".") or "les arguments"
+    if err.rule == "required":
+        missing = [name for name in err.rule_definition if name not in err.value]
+        return f"argument manquant : {', '.join(missing)}"
+    if err.rule == "type":
+        expected = " ou ".join(err.rule_definition) if isinstance(
+            err.rule_definition, list) else err.rule_definition
+        return f"{field} doit être de type {expected}, reçu {got(err.value)['got_fr']}"
+    return f"{field} ne respecte pas la règle « {err.rule} » du schéma ({err.rule_definition!r})"
 
 
 def workspace_tools(root: str | Path) -> list[Tool]:
@@ -144,29 +146,29 @@ def workspace_tools(root: str | Path) -> list[Tool]:
     path = {"path": "Chemin relatif au dossier de travail, par exemple README.md"}
     return [
         Tool("read_file", "Lit un fichier texte du dossier de travail.",
-             _strings(path), _observing(ws.read_text)),
+             _strings(path), ws.read_text),
         Tool("list_files", "Liste un dossier (2 niveaux) ; les dossiers finissent par /.",
              _strings({}, {"path": "Dossier relatif, « . » par défaut"}),
-             _observing(ws.listing)),
+             ws.listing),
         Tool("edit_file", "Remplace dans un fichier un passage exact et unique.",
              _strings({**path, "old": "Passage exact à remplacer, unique dans le fichier",
-                       "new": "Texte qui le remplace"}), _observing(ws.edit)),
+                       "new": "Texte qui le remplace"}), ws.edit),
         Tool("bash", "Exécute une commande bash dans le dossier de travail (durée limitée).",
              _strings({"command": "La commande, par exemple : pytest -q"}),
-             _observing(partial(shell.run, cwd=ws.root)), timed=True),
+             _bash(ws.root), timed=True),
     ]
 
 
-def _observing(function: Callable[..., str]) -> Callable[..., str]:
-    """The same function, its ToolError turned into an "Erreur : ..." observation."""
+def _bash(root: Path) -> Callable[..., str]:
+    """bash, run in `root`. shell.py is imported by the first command only: it loads
+    subprocess and threading, which `import harness_lib` does not need."""
 
-    def tool(*args: Any, **kwargs: Any) -> str:
-        try:
-            return function(*args, **kwargs)
-        except ToolError as err:
-            return ERROR + str(err)
+    def bash(command: str, timeout: float) -> str:
+        from . import shell
 
-    return tool
+        return shell.run(command, root, timeout)
+
+    return bash
 
 
 def _strings(required: dict[str, str], optional: dict[str, str] | None = None) -> dict[str, Any]:

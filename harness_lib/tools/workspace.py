@@ -6,7 +6,7 @@ the outside, NUL bytes, newlines, very long paths. Files are then opened without
 following links, and the opened file is located again: a file swapped for a
 link between the check and the use is caught too.
 
-A failure raises `ToolError`; tools.py turns it into an "Erreur : ..." observation.
+A failure raises `ToolError`; tool.py turns it into an "Erreur : ..." observation.
 
 >>> import pathlib, tempfile
 >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -17,7 +17,7 @@ A failure raises `ToolError`; tools.py turns it into an "Erreur : ..." observati
 >>> ws.read_text("../secret.txt")
 Traceback (most recent call last):
     ...
-harness_lib.workspace.ToolError: chemin refusé : ../secret.txt sort du dossier de travail
+harness_lib.errors.ToolError: chemin refusé : ../secret.txt sort du dossier de travail
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from ..errors import ToolError
+
 MAX_PATH = 1024  # characters: real paths are far shorter, longer ones are accidents or attacks
 MAX_FILE_BYTES = 2_000_000  # bigger files are not read: no model context could hold them
 MAX_CHARS = 100_000  # characters of text given back to the model
@@ -35,10 +37,6 @@ BINARY_PREVIEW = 1_000  # bytes of a binary file shown: their content means litt
 MAX_ENTRIES = 200  # lines of a listing
 DEPTH = 2  # levels of a listing: the folder and its subfolders
 NOT_EXPANDED = {".git", "node_modules", "__pycache__", ".venv"}  # listed, never opened: noise
-
-
-class ToolError(Exception):
-    """A failure that the model should read, as "Erreur : <message>" (see tools.py)."""
 
 
 class Workspace:
