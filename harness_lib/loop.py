@@ -43,10 +43,22 @@ class Limits:
 
     def __post_init__(self) -> None:
         # Said here, where the typo is, rather than deep inside httpx in the middle of a run.
-        for name in ("model_timeout", "tool_timeout"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"Limits : {name} doit être un nombre de secondes > 0, "
-                                 f"pas {getattr(self, name)!r}")
+        rules = {"max_turns": "un entier ≥ 1", "max_failures": "un entier ≥ 1",
+                 "model_timeout": "un nombre de secondes > 0 (et fini)",
+                 "tool_timeout": "un nombre de secondes > 0 (et fini)",
+                 "max_tokens": "None ou un entier ≥ 0", "max_cost": "None ou un nombre ≥ 0"}
+        for name, rule in rules.items():
+            value = getattr(self, name)
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if name in ("max_turns", "max_failures"):
+                ok = number and isinstance(value, int) and value >= 1
+            elif name.endswith("timeout"):
+                ok = number and 0 < value < float("inf")  # NaN fails both comparisons
+            else:
+                ok = value is None or (number and value >= 0 and (
+                    name == "max_cost" or isinstance(value, int)))
+            if not ok:
+                raise ValueError(f"Limits : {name} doit être {rule}, pas {value!r}")
 
 
 def run(

@@ -131,6 +131,9 @@ class Recorder:
 
     def finish(self, reply: Completion) -> Run:
         content = reply.message.get("content") or ""
+        if reply.finish_reason == "content_filter":  # the provider withheld the answer
+            return self.stop("content_filter", "Arrêt : le fournisseur a bloqué la réponse "
+                             "(filtre de contenu) : reformulez la mission, ou changez de modèle.")
         if reply.finish_reason == "length":  # cut mid-answer: not a real final answer
             return self.stop(
                 "length", "Arrêt : la réponse du modèle a été coupée (limite de longueur)."

@@ -127,7 +127,7 @@ class Run:
     """What a run leaves behind: nothing is lost, whatever the reason it stopped.
 
     reason is one of: answer, max_turns, budget, timeout, api_error, denied,
-    failures, human, length.
+    failures, human, length, content_filter.
     """
 
     messages: list[Message]
