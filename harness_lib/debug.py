@@ -16,6 +16,8 @@ import json
 import os
 from typing import Any
 
+from .messages import valid_text
+
 KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY")
 
 
@@ -57,10 +59,17 @@ def format_request(
     lines += [f"  - {_tool_line(t)}" for t in tools]
     lines.append(f"messages ({len(messages)}) :")
     lines += [f"  [{i}] {_message_line(m, limit)}" for i, m in enumerate(messages)]
-    return redact("\n".join(lines))
+    return valid_text(redact("\n".join(lines)))  # printable in any terminal, saved as UTF-8
 
 
 def _tool_line(schema: dict[str, Any]) -> str:
+    try:
+        return _tool_signature(schema)
+    except (AttributeError, TypeError):  # a hand-written schema of any shape: shown raw
+        return shorten(repr(schema), 120)
+
+
+def _tool_signature(schema: dict[str, Any]) -> str:
     fn = schema.get("function", {})
     params = fn.get("parameters", {})
     required = set(params.get("required", []))
@@ -77,11 +86,17 @@ def _message_line(message: Any, limit: int) -> str:
     role, head = message.get("role"), ""
     if role == "tool":
         head = f" ({message.get('tool_call_id')})"
-    calls = [
-        f"{c.get('id')} {c.get('function', {}).get('name')}"
-        f"({c.get('function', {}).get('arguments')})"
-        for c in message.get("tool_calls") or []
-    ]
+    calls = message.get("tool_calls")
+    calls = [_call_text(c) for c in calls] if isinstance(calls, list) else []
     content = message.get("content")
-    text = shorten(content if isinstance(content, str) else json.dumps(content), limit)
+    text = shorten(content if isinstance(content, str) else json.dumps(content, default=repr),
+                   limit)
     return f"{role}{head} : {text}" + (f" · tool_calls : {'; '.join(calls)}" if calls else "")
+
+
+def _call_text(call: Any) -> str:
+    """« call_1 read_file({"path": "a"}) », whatever shape the call has."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        return shorten(repr(call), 80)
+    return f"{call.get('id')} {function.get('name')}({function.get('arguments')})"

@@ -115,7 +115,29 @@ class HeadTail:
             self.dropped += excess
 
     def text(self) -> str:
+        """The output as text; bytes that are not UTF-8 become �, and the text says so."""
         if not self.dropped:
-            return bytes(self.head + self.tail).decode("utf-8", "replace")
-        marker = f"\n… [tronqué : {self.dropped} octets au milieu] …\n"
-        return self.head.decode("utf-8", "replace") + marker + self.tail.decode("utf-8", "replace")
+            parts = [bytes(self.head + self.tail)]
+        else:  # the cuts may fall inside a character: those bytes are the cut's, dropped
+            head = self.head[: len(self.head) - _partial_end(self.head)]
+            tail = self.tail.lstrip(bytes(range(0x80, 0xC0)))
+            dropped = self.dropped + len(self.head) - len(head) + len(self.tail) - len(tail)
+            parts = [bytes(head), f"\n… [tronqué : {dropped} octets au milieu] …\n".encode(),
+                     bytes(tail)]
+        texts = [part.decode("utf-8", "replace") for part in parts]
+        if any("\ufffd" in text and "\ufffd".encode() not in part
+               for text, part in zip(texts, parts, strict=True)):
+            texts.insert(0, "[sortie non UTF-8 : octets illisibles remplacés par �]\n")
+        return "".join(texts)
+
+
+def _partial_end(data: bytearray) -> int:
+    """How many bytes at the end of `data` begin a UTF-8 character that is not complete."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte < 0x80:
+            return 0
+        if byte >= 0xC0:  # a lead byte: does the character need more than what follows?
+            size = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return back if size > back else 0
+    return 0
