@@ -136,8 +136,9 @@ def test_the_cli_prints_in_any_terminal_encoding(root: Path, tmp_path: Path,
         env={**os.environ, "PYTHONPATH": REPO, **env})
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
     assert b"latin.txt" in done.stdout and b"Requ" in done.stdout
-    run("Lance `cat latin.txt`", MockModel(), workspace_tools(root)).trace.save(tmp_path / "t.jsonl")
-    drawn = subprocess.run([sys.executable, "-m", "harness_lib", "diagram", tmp_path / "t.jsonl"],
-                           capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": REPO,
-                                                                 **env})
+    saved = tmp_path / "t.jsonl"
+    run("Lance `cat latin.txt`", MockModel(), workspace_tools(root)).trace.save(saved)
+    drawn = subprocess.run([sys.executable, "-m", "harness_lib", "diagram", saved],
+                           capture_output=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": REPO, **env})
     assert drawn.returncode == 0 and drawn.stdout.startswith(b"sequenceDiagram"), drawn.stderr
