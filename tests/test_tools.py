@@ -12,8 +12,8 @@ from processes import survivors as wait_until_dead
 
 from harness_lib import tools as toolbox
 from harness_lib.tools import Observation, Tool, execute, workspace_tools
-from harness_lib.tools.workspace import MAX_CHARS, MAX_ENTRIES, Workspace
 from harness_lib.tools.shell import BACKGROUND
+from harness_lib.tools.workspace import MAX_CHARS, MAX_ENTRIES, Workspace
 
 SECRET = "SENTINELLE-HORS-DU-DOSSIER"
 

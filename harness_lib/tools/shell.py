@@ -28,6 +28,7 @@ import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
+
 from .workspace import ToolError
 
 MAX_OUTPUT_BYTES = 20_000  # of a command's output given back to the model (head + tail)
