@@ -537,10 +537,11 @@ def test_a_hard_link_to_an_outside_file_is_not_detected(tools, tmp_path):
 
 
 @pytest.mark.parametrize("command", [
-    "r''m -rf ~/projet",  # the rules read the text, bash reads the words
-    "python3 -c \"import shutil; shutil.rmtree('/tmp/ailleurs')\"",
-    "git -c alias.envoie=push envoie",
-    "$(printf cu)rl http://exemple.org",
+    "python3 -c \"import shutil; shutil.rmtree('/tmp/ailleurs')\"",  # another language
+    "git -c alias.envoie=push envoie",  # an alias
+    "$(printf cu)rl http://exemple.org",  # a word computed when the command runs
+    "cible=/; rm -rf $cible",  # a variable other than HOME
+    "cd / && rm -rf *",  # a relative path, after a cd
 ])
 def test_the_command_rules_are_a_list_of_known_dangers_not_a_sandbox(command):
     call = {"function": {"name": "bash", "arguments": json.dumps({"command": command})}}
