@@ -127,10 +127,11 @@ def _pairing_problems(messages: list[Any]) -> list[Problem]:
     problems: list[Problem] = []
     turn: _Turn | None = None
     before = "aucun message ne le précède"  # why a tool result would answer nothing
+    answered: dict[str, int] = {}  # tool_call_id -> the tool message that answered it
     for i, msg in enumerate(messages):
         role = msg.get("role") if isinstance(msg, dict) else None
         if role == "tool":
-            problems += _answer_problems(i, msg, turn, before)
+            problems += _answer_problems(i, msg, turn, before, answered)
             continue
         problems += _unanswered(turn)  # any other message closes the assistant's turn
         shown = f" (role {rules.short(role)})" if isinstance(role, str) else ""
@@ -163,10 +164,16 @@ def _assistant_problems(i: int, msg: dict[Any, Any]) -> list[Problem]:
     return problems
 
 
-def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None,
-                     before: str) -> list[Problem]:
+def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None, before: str,
+                     answered: dict[str, int]) -> list[Problem]:
     call_id = msg.get("tool_call_id")
     problems = [rules.problem("no_id", i, "tool_call_id", "tool")] if call_id is None else []
+    if isinstance(call_id, str) and call_id in answered:  # a second result for one request
+        problems.append(rules.problem("duplicate_result", i, "tool_call_id", "tool",
+                                      value=call_id, short=rules.short(call_id),
+                                      first=answered[call_id]))
+    elif isinstance(call_id, str):
+        answered[call_id] = i
     if turn is None:
         problems.append(rules.problem("orphan", i, "role", "tool", before=before))
     elif isinstance(call_id, str) and call_id not in turn.asked:
@@ -174,7 +181,7 @@ def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None,
                                       short=rules.short(call_id), turn=turn.index,
                                       asked=rules.id_list(turn.asked)))
     elif isinstance(call_id, str):
-        turn.pending.pop(call_id, None)  # answered (answering twice is not checked)
+        turn.pending.pop(call_id, None)  # answered
     return problems
 
 

@@ -348,18 +348,20 @@ def duplicate_ids_reply() -> dict[str, Any]:
     return reply
 
 
-DUPLICATE = "Duplicate value for 'tool_call_id' of call_dup in message[2]"
+DUPLICATE = ("Duplicate value for 'tool_call_id' of call_dup in message[2]",  # the request
+             "Invalid parameter: Duplicate value for 'tool_call_id' of 'call_dup', in "
+             "messages[3] and messages[4].")  # and its two results
 
 
 def test_duplicate_tool_call_ids_are_run_and_sent_with_the_documented_problem(
     fake_openai, tools, tmp_path
 ):
     # The harness keeps the model's ids (RULE 1) and answers each call (RULE 2): two results
-    # under one id. A lenient server (this fake, like OpenAI's) answers; check_conversation
-    # names the one problem, at the assistant message.
+    # under one id. A lenient server (this fake) answers; OpenAI answers 400 with the second
+    # text; check_conversation names both problems.
     fake_openai.push(duplicate_ids_reply())
     fake_openai.push(text_reply("Résumé."))
-    result, _ = mission(fake_openai, tools, tmp_path, documented=(DUPLICATE,))
+    result, _ = mission(fake_openai, tools, tmp_path, documented=DUPLICATE)
     assert result.reason == "answer"
     assert [(m["tool_call_id"], m["content"]) for m in result.messages[3:5]] == [
         ("call_dup", "contenu de a\n"),
@@ -375,7 +377,7 @@ def test_duplicate_tool_call_ids_refused_by_a_strict_provider_stop_cleanly(
     raw = {"type": "error", "error": {"type": "invalid_request_error", "message": text}}
     fake_openai.push(duplicate_ids_reply())
     fake_openai.push(error_body("Provider returned error", 400, raw=raw), status=400)
-    result, _ = mission(fake_openai, tools, tmp_path, documented=(DUPLICATE,))
+    result, _ = mission(fake_openai, tools, tmp_path, documented=DUPLICATE)
     assert result.reason == "api_error" and text in result.message
 
 
