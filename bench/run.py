@@ -198,7 +198,7 @@ def long_diagrams(repeat: int, sizes: Sequence[int] = (5_000, 20_000)) -> list[R
     for steps in sizes:
         trace = long_trace(steps)
         diagram = from_trace(trace)
-        whole[steps] = measure(f"diagram, {steps} steps", 0.04 * steps, repeat, whole_diagram,
+        whole[steps] = measure(f"diagram, {steps} steps", 0.05 * steps, repeat, whole_diagram,
                                trace)
         results += [whole[steps], measure(f"  transcript, {steps} steps", 0.02 * steps, repeat,
                                            transcript, diagram)]
