@@ -176,6 +176,62 @@ def diagram_work(repeat: int, sizes: Sequence[int]) -> list[Result]:
     return results
 
 
+def long_trace(steps: int) -> Trace:
+    """About `steps` events: a real polling run, its last turn repeated (built in no time)."""
+    base = wait_trace(3)
+    trace = Trace(system=base.system, tools_tokens=base.tools_tokens, tools=base.tools)
+    for event in base.events[:-1]:  # all but the stop
+        trace.add(event)
+    turn = [e for e in base.events if e.turn == 3 and e.kind != "stop"]
+    number = 4
+    while len(trace.events) < steps:
+        for event in turn:
+            trace.add(replace(event, turn=number))
+        number += 1
+    return trace
+
+
+def long_diagrams(repeat: int, sizes: Sequence[int] = (5_000, 20_000)) -> list[Result]:
+    """Diagram and transcript of very long runs: every per-step function must stay linear."""
+    from harness_lib.course.diagram import transcript
+
+    results, whole = [], {}
+    for steps in sizes:
+        trace = long_trace(steps)
+        diagram = from_trace(trace)
+        whole[steps] = measure(f"diagram, {steps} steps", 0.05 * steps, repeat, whole_diagram,
+                               trace)
+        results += [whole[steps], measure(f"  transcript, {steps} steps", 0.02 * steps, repeat,
+                                           transcript, diagram)]
+    (small, a), (large, b) = sorted(whole.items())[-2:]
+    slope = math.log(large / small)
+    results.append(Result(f"  growth exponent, {small} -> {large} steps", "exponent",
+                          [math.log(b.median / a.median) / slope], 1.3,
+                          [math.log(statistics.median(b.cpu) / statistics.median(a.cpu)) / slope]))
+    return results
+
+
+def hostile_inputs(repeat: int) -> list[Result]:
+    """What a model could send to slow the harness: a 40 000-character mission to the mock,
+    10 000-character commands (the cap) to the policy. The worst of the hostile commands."""
+    from harness_lib.policy import DEFAULT_POLICY, MAX_COMMAND, check
+
+    tools = [t.schema() for t in workspace_tools(example_workspace("mini"))]
+    mission = [{"role": "user", "content": "Lis " + "a/" * 20_000 + "b.txt"}]
+    size = MAX_COMMAND - 10
+    commands = ["git " + "-a " * (size // 3), "a;" * (size // 2), "$(" * (size // 2),
+                "`" * size, "x" * size, "rm -rf " + "a " * (size // 2 - 5) + "/"]
+
+    def worst() -> None:
+        for command in commands:
+            check({"function": {"name": "bash", "arguments": json.dumps({"command": command})}},
+                  DEFAULT_POLICY)
+
+    return [measure("MockModel, 40 000-character mission", 100, repeat,
+                    MockModel().complete, mission, tools),
+            measure(f"policy.check, 6 hostile {MAX_COMMAND}-char commands", 600, repeat, worst)]
+
+
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
     """Python time to move a player one step (state + widget update), per trace size."""
     from harness_lib.course.player import Player  # imports ipywidgets: only here
@@ -260,6 +316,8 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     # A figure without target: how the per-turn cost grows in a run 100 turns long.
     results += [] if args.quick else [harness_overhead(repeat, 100, None)]
     results += diagram_work(repeat, sizes) + player_step(repeat, sizes)
+    results += long_diagrams(repeat, (200, 800) if args.quick else (5_000, 20_000))
+    results += hostile_inputs(repeat)
     results += [] if args.quick else notebooks(repeat)
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)

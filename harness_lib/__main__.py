@@ -15,6 +15,7 @@ from .course.export import IMAGE_SUFFIXES, diagram_text, export_image, export_te
 from .course.scenarios import INCIDENTS, example_workspace, replay, workspace_for
 from .debug import format_request, redact
 from .errors import HarnessError
+from .french_args import FrenchArgumentParser, positive_int
 from .limits import MAX_TURNS, Limits
 from .loop import SYSTEM_PROMPT, run
 from .messages import system
@@ -25,7 +26,10 @@ from .trace import Event, Trace, describe
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show "é" gets "\xe9"
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    args = _parser().parse_args(argv)  # a bad command line: French message, exit code 2
     try:
         if args.command == "demo":
             return demo(args.scenario)
@@ -34,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_mission(args)
     except HarnessError as err:  # a clear French message, never a traceback
         print(redact(f"Erreur : {err.explication}"), file=sys.stderr)
+        return 2
+    except OSError as err:  # a file that cannot be read or written (--out in a missing folder)
+        print(redact(f"Erreur : {err.filename or ''} : {err.strerror or err}"), file=sys.stderr)
         return 2
 
 
@@ -65,11 +72,18 @@ def diagram(source: str, step: int | None, out: str | None) -> int:
 
 
 def run_mission(args: argparse.Namespace) -> int:
-    model = MockModel() if args.mock else _real_model(args.model)
-    limits = Limits(max_turns=args.max_turns)
+    if not args.task.strip():
+        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
+                           "guillemets ce que l'agent doit faire.")
     workspace = (
         Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
     )
+    if not workspace.is_dir():
+        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
+                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
+                           " --workspace attend le dossier de travail de l'agent.")
+    model = MockModel() if args.mock else _real_model(args.model)
+    limits = Limits(max_turns=args.max_turns)
     print(f"Espace de travail : {workspace}")
 
     tools = workspace_tools(workspace)
@@ -106,22 +120,23 @@ def _real_model(name: str | None) -> Model:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = FrenchArgumentParser(
         prog="python -m harness_lib",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, title="commandes",
+                                metavar="COMMANDE")
     demo_cmd = sub.add_parser("demo", help="rejouer un incident du chapitre (hors ligne)")
     demo_cmd.add_argument("scenario", choices=list(INCIDENTS))
     run_cmd = sub.add_parser("run", help="lancer la boucle sur une mission")
-    run_cmd.add_argument("task", help="la mission, entre guillemets")
+    run_cmd.add_argument("task", metavar="MISSION", help="la mission, entre guillemets")
     run_cmd.add_argument(
         "--debug", action="store_true", help="afficher chaque requête avant l'appel"
     )
     run_cmd.add_argument("--mock", action="store_true", help="modèle simulé : ni réseau ni clé")
     run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
-    run_cmd.add_argument("--max-turns", type=int, default=MAX_TURNS,
+    run_cmd.add_argument("--max-turns", type=positive_int, default=MAX_TURNS,
                          help=f"limite de tours ({MAX_TURNS})")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
     _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d'un diagramme, ou son image"))
@@ -136,7 +151,7 @@ def _diagram_parser(cmd: argparse.ArgumentParser) -> None:
     )
     cmd.add_argument(
         "--step",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="K",
         help="seulement les K premières flèches, la dernière surlignée",

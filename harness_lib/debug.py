@@ -17,7 +17,7 @@ import os
 from typing import Any
 
 from .limits import MODEL_TIMEOUT, TOOL_TIMEOUT
-from .messages import read_call
+from .messages import read_call, valid_text
 from .text import one_line
 
 KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY")
@@ -64,10 +64,17 @@ def format_request(
     lines += [f"  - {_tool_line(t)}" for t in tools]
     lines.append(f"messages ({len(messages)}) :")
     lines += [f"  [{i}] {_message_line(m, limit)}" for i, m in enumerate(messages)]
-    return redact("\n".join(lines))
+    return valid_text(redact("\n".join(lines)))  # printable in any terminal, saved as UTF-8
 
 
 def _tool_line(schema: dict[str, Any]) -> str:
+    try:
+        return _tool_signature(schema)
+    except (AttributeError, TypeError):  # a hand-written schema of any shape: shown raw
+        return shorten(repr(schema), 120)
+
+
+def _tool_signature(schema: dict[str, Any]) -> str:
     fn = schema.get("function", {})
     params = fn.get("parameters", {})
     required = set(params.get("required", []))
@@ -84,8 +91,11 @@ def _message_line(message: Any, limit: int) -> str:
     role, head = message.get("role"), ""
     if role == "tool":
         head = f" ({message.get('tool_call_id')})"
-    requests = message.get("tool_calls") or []
+    requests = message.get("tool_calls")
+    requests = requests if isinstance(requests, list) else []  # a learner's list may hold anything
     calls = [f"{call.id} {call.name}({call.text})" for call in map(read_call, requests)]
     content = message.get("content")
-    text = shorten(content if isinstance(content, str) else json.dumps(content), limit)
+    text = shorten(content if isinstance(content, str) else json.dumps(content, default=repr),
+                   limit)
     return f"{role}{head} : {text}" + (f" · tool_calls : {'; '.join(calls)}" if calls else "")
+

@@ -34,7 +34,28 @@ class Limits:
 
     def __post_init__(self) -> None:
         # Said here, where the typo is, rather than deep inside httpx in the middle of a run.
-        for name in ("model_timeout", "tool_timeout"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"Limits : {name} doit être un nombre de secondes > 0, "
-                                 f"pas {getattr(self, name)!r}")
+        checks = (
+            ("max_turns", _whole(self.max_turns, 1), "un entier ≥ 1"),
+            ("max_failures", _whole(self.max_failures, 1), "un entier ≥ 1"),
+            ("model_timeout", _seconds(self.model_timeout), "un nombre de secondes > 0 (et fini)"),
+            ("tool_timeout", _seconds(self.tool_timeout), "un nombre de secondes > 0 (et fini)"),
+            ("max_tokens", self.max_tokens is None or _whole(self.max_tokens, 0),
+             "None ou un entier ≥ 0"),
+            ("max_cost", self.max_cost is None or (_number(self.max_cost) and self.max_cost >= 0),
+             "None ou un nombre ≥ 0"),
+        )
+        for name, ok, rule in checks:
+            if not ok:
+                raise ValueError(f"Limits : {name} doit être {rule}, pas {getattr(self, name)!r}")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)  # True is an int
+
+
+def _whole(value: object, minimum: int) -> bool:
+    return _number(value) and isinstance(value, int) and value >= minimum
+
+
+def _seconds(value: object) -> bool:
+    return _number(value) and 0 < value < float("inf")  # type: ignore[operator]  # NaN fails

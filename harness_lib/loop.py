@@ -107,7 +107,10 @@ def refusal(rec: Recorder, call: ToolCall, decision: Decision,
 
 
 def finish(rec: Recorder, reply: Completion) -> Run:
-    """Check the final answer before returning it: one cut by the length limit is not one."""
+    """Check the final answer before returning it: a cut or withheld answer is not one."""
+    if reply.finish_reason == "content_filter":  # the provider withheld the answer
+        return rec.stop("content_filter", "Arrêt : le fournisseur a bloqué la réponse "
+                        "(filtre de contenu) : reformulez la mission, ou changez de modèle.")
     if reply.finish_reason == "length":
         cut = "Arrêt : la réponse du modèle a été coupée (limite de longueur)."
         return rec.stop("length", cut)

@@ -23,6 +23,7 @@ text='{"path": "README.md"}', problem=None)
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,20 +31,49 @@ from . import rules
 from .rules import Problem  # defined with the rules that build it, importable from here too
 
 Message = dict[str, Any]
+# Half of a UTF-16 pair, alone: what Python makes of a byte that is not UTF-8 in a file name,
+# a command's argument or "\udce9" in JSON. No UTF-8 encoder can write it (JSON body, trace).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with every lone surrogate replaced by �: valid Unicode, writable as UTF-8.
+
+    >>> valid_text("caf\\udce9.txt")
+    'caf�.txt'
+    """
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def valid_message(message: Message) -> Message:
+    """`message` itself when all its texts are valid; else a copy with valid_text applied.
+
+    >>> valid_message({"role": "assistant", "content": "fin \\udcff"})["content"]
+    'fin �'
+    """
+    try:
+        text = json.dumps(message, ensure_ascii=False)
+        text.encode("utf-8")
+        return message
+    except UnicodeEncodeError:  # a lone surrogate somewhere in its strings
+        return json.loads(valid_text(text))  # type: ignore[no-any-return]
+    except (TypeError, ValueError, RecursionError):  # not JSON at all: the API will say so
+        return message
 
 
 def system(content: str) -> Message:
-    return {"role": "system", "content": content}
+    return {"role": "system", "content": valid_text(content)}
 
 
 def user(content: str) -> Message:
-    return {"role": "user", "content": content}
+    return {"role": "user", "content": valid_text(content)}
 
 
 def assistant(
     content: str | None = None, tool_calls: list[dict[str, Any]] | None = None
 ) -> Message:
-    message: Message = {"role": "assistant", "content": content}
+    message: Message = {"role": "assistant",
+                        "content": content if content is None else valid_text(content)}
     if tool_calls:  # never an empty list: the API refuses `tool_calls: []`
         message["tool_calls"] = list(tool_calls)
     return message
@@ -53,11 +83,13 @@ def tool_call(id: str, name: str, arguments: dict[str, Any] | str) -> dict[str, 
     """One tool request. The API wants `arguments` as JSON *text*, not as an object."""
     if not isinstance(arguments, str):
         arguments = json.dumps(arguments, ensure_ascii=False)  # keeps "é" readable
-    return {"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {"id": id, "type": "function",
+            "function": {"name": name, "arguments": valid_text(arguments)}}
 
 
 def tool_result(tool_call_id: str, content: str) -> Message:
-    return {"role": "tool", "tool_call_id": tool_call_id, "content": content}
+    """The tool message answering `tool_call_id`; its text made valid (see valid_text)."""
+    return {"role": "tool", "tool_call_id": tool_call_id, "content": valid_text(content)}
 
 
 @dataclass(frozen=True)
@@ -157,10 +189,11 @@ def _pairing_problems(messages: list[Any]) -> list[Problem]:
     problems: list[Problem] = []
     turn: _Turn | None = None
     before = "aucun message ne le précède"  # why a tool result would answer nothing
+    answered: dict[str, int] = {}  # tool_call_id -> the tool message that answered it
     for i, msg in enumerate(messages):
         role = msg.get("role") if isinstance(msg, dict) else None
         if role == "tool":
-            problems += _answer_problems(i, msg, turn, before)
+            problems += _answer_problems(i, msg, turn, before, answered)
             continue
         problems += _unanswered(turn)  # any other message closes the assistant's turn
         shown = f" (role {rules.short(role)})" if isinstance(role, str) else ""
@@ -193,10 +226,16 @@ def _assistant_problems(i: int, msg: dict[Any, Any]) -> list[Problem]:
     return problems
 
 
-def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None,
-                     before: str) -> list[Problem]:
+def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None, before: str,
+                     answered: dict[str, int]) -> list[Problem]:
     call_id = msg.get("tool_call_id")
     problems = [rules.problem("no_id", i, "tool_call_id", "tool")] if call_id is None else []
+    if isinstance(call_id, str) and call_id in answered:  # a second result for one request
+        problems.append(rules.problem("duplicate_result", i, "tool_call_id", "tool",
+                                      value=call_id, short=rules.short(call_id),
+                                      first=answered[call_id]))
+    elif isinstance(call_id, str):
+        answered[call_id] = i
     if turn is None:
         problems.append(rules.problem("orphan", i, "role", "tool", before=before))
     elif isinstance(call_id, str) and call_id not in turn.asked:
@@ -204,7 +243,7 @@ def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None,
                                       short=rules.short(call_id), turn=turn.index,
                                       asked=rules.id_list(turn.asked)))
     elif isinstance(call_id, str):
-        turn.pending.pop(call_id, None)  # answered (answering twice is not checked)
+        turn.pending.pop(call_id, None)  # answered
     return problems
 
 

@@ -3,9 +3,11 @@
 The check sits between the model's request and the execution (« vérifier que
 l'action respecte la politique d'accès »). A `Policy` names the tools allowed,
 the tools that need a human's yes, the tools denied, and the bash commands that
-are never run. The command rules are a list of known dangers, not a sandbox:
-a determined command can always be written another way. The workspace and a
-human's validation are the real protections.
+are never run: each `Rule` looks at one simple command as bash reads it (see
+command_line.py: quotes, `$HOME`, prefixes like `env` or `exec`, `;`/`&&`/`|` chains,
+`$(...)` and `bash -c` are read as bash would). The rules are a list of known
+dangers, not a sandbox: a determined command can always be written another way
+(`python -c ...`). The workspace and a human's validation are the real protections.
 
 >>> decision = check_permission(ToolCall("bash", {"command": "sudo reboot"}), DEFAULT_POLICY)
 >>> decision.verdict
@@ -24,24 +26,69 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from .command_line import simple_commands
 from .messages import ToolCall
 
 SHELL_TOOL = "bash"  # the tool whose `command` argument the rules look at
+# Characters: longer commands are refused unread. shlex builds a word by adding one
+# character at a time, so a very long word costs its length squared: the cap bounds it.
+MAX_COMMAND = 10_000
 
-# (rule, regular expression): a bash command matching the expression is denied.
-DANGEROUS_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("suppression hors du dossier (rm sur / ou ~)", r"\brm\s+(?:[^;&|\s]+\s+)*[/~]"),
-    ("élévation de privilèges (sudo, su)", r"\b(?:sudo|doas)\b|(?:^|[;&|]\s*)su\b"),
-    ("accès réseau (curl, wget, ssh)", r"\b(?:curl|wget|ssh|scp|ftp|telnet)\b"),
-    # An option's value never starts with "-": one way only to read `git -C dir push`,
-    # else a long `git -a -a -a ... x` takes the regex engine an exponential time.
-    ("publication (git push)", r"\bgit\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*push\b"),
-    ("écriture hors du dossier (> / ou > ~)", r">\s*(?!/dev/null\b)[/~]|\btee\s+(?:-\S+\s+)*[/~]"),
-    ("écriture sur un disque (mkfs, dd)", r"\bmkfs\b|\bdd\b[^;&|]*\bof=/dev/"),
-    ("arrêt de la machine", r"\b(?:shutdown|reboot|halt|poweroff)\b"),
-    ("bombe fork", r":\(\)\s*\{"),
+
+@dataclass(frozen=True)
+class Rule:
+    """Deny a simple command whose program matches `program` and, when `argument` is
+    given, one of whose arguments matches it (regular expressions, matched in full).
+
+    A redirection is a command of its own: program ">" (or ">>", "<"...), argument
+    its target. A shell function piped into itself is the command ["()", name].
+
+    >>> Rule("réseau", "curl|wget").matches(["curl", "-s", "http://x"])
+    True
+    >>> Rule("rm hors du dossier", "rm", r"[/~].*").matches(["rm", "-rf", "build/"])
+    False
+    """
+
+    reason: str
+    program: str
+    argument: str | None = None
+
+    def __post_init__(self) -> None:
+        # Compiled once, and said where the rule is written, not when a command meets it.
+        compiled = []
+        for part in (self.program, self.argument or ""):
+            try:
+                compiled.append(re.compile(part).fullmatch)
+            except (re.error, OverflowError, RecursionError, TypeError) as err:
+                raise ValueError(f"règle « {self.reason} » : {part!r} n'est pas une "
+                                 f"expression régulière valide ({err})") from None
+        object.__setattr__(self, "_match", compiled)
+
+    def matches(self, command: list[str]) -> bool:
+        program, argument = self._match  # type: ignore[attr-defined]
+        if not program(command[0]):
+            return False
+        return self.argument is None or any(argument(word) for word in command[1:])
+
+
+OUTSIDE = r"[/~].*|\.\.(?:/.*)?"  # an absolute path, the home folder, the parent folder
+NOT_A_DEVICE = r"(?!/dev/(?:null|stdout|stderr|tty)$)[/~].*"
+DANGEROUS_COMMANDS: tuple[Rule, ...] = (
+    Rule("suppression hors du dossier (rm sur / ou ~)", r"rm|rmdir|shred|unlink", OUTSIDE),
+    Rule("élévation de privilèges (sudo, su)", r"sudo|doas|su|pkexec|run0"),
+    Rule("accès réseau (curl, wget, ssh)",
+         r"curl|wget|ssh|scp|sftp|ftp|telnet|nc|ncat|netcat|rsync"),
+    Rule("publication (git push)", r"git", r"push"),
+    Rule("écriture hors du dossier (> / ou > ~)", r">>?|>\||&>>?|>&|<>", NOT_A_DEVICE),
+    Rule("écriture hors du dossier (> / ou > ~)", r"tee", r"[/~].*"),
+    Rule("écriture sur un disque (mkfs, dd)", r"mkfs(?:\..+)?|mke2fs|wipefs|fdisk"),
+    Rule("écriture sur un disque (mkfs, dd)", r"dd", r"of=/dev/.*"),
+    Rule("arrêt de la machine", r"shutdown|reboot|halt|poweroff"),
+    Rule("arrêt de la machine", r"systemctl|init|telinit", r"reboot|poweroff|halt|0|6"),
+    Rule("bombe fork", r"\(\)"),
     # A child can read its parent's environment, API key included (see docs/reliability.md).
-    ("lecture de l'environnement d'un processus (/proc/…/environ)", r"/proc/\S*environ"),
+    Rule("lecture de l'environnement d'un processus (/proc/…/environ)", r".*",
+         r"/proc/.*environ"),
 )
 
 
@@ -60,14 +107,20 @@ class Policy:
     allow: Collection[str] = ()  # run without asking
     ask: Collection[str] = ()  # run only after a human's yes
     deny_tools: Collection[str] = ()  # never run
-    deny_commands: tuple[tuple[str, str], ...] = ()  # (rule, regex) on bash's command
+    deny_commands: tuple[Rule, ...] = ()  # bash commands never run
 
     def __post_init__(self) -> None:
-        # ("rm",) would silently unpack as the rule "r" with the pattern "m".
+        # ("rm", "rm") is accepted for Rule("rm", "rm"); anything else is said now.
+        rules = []
         for rule in self.deny_commands:
-            pair = isinstance(rule, tuple) and len(rule) == 2
-            if not pair or not all(isinstance(part, str) for part in rule):
-                raise ValueError(f"deny_commands attend des paires (règle, expression) : {rule!r}")
+            if isinstance(rule, tuple) and len(rule) in (2, 3) and all(
+                    isinstance(part, str) for part in rule):
+                rule = Rule(*rule)
+            if not isinstance(rule, Rule):
+                raise ValueError("deny_commands attend des règles Rule(raison, programme, "
+                                 f"argument) : {rule!r}")
+            rules.append(rule)
+        object.__setattr__(self, "deny_commands", tuple(rules))
 
 
 DEFAULT_POLICY = Policy(allow=("read_file", "list_files", "edit_file", "bash"),
@@ -99,14 +152,19 @@ def _broken_rule(arguments: object, policy: Policy) -> str | None:
     command = arguments.get("command") if isinstance(arguments, dict) else None
     if not isinstance(command, str):
         return "commande illisible (arguments mal formés) : impossible de la vérifier"
-    for rule, pattern in policy.deny_commands:
-        try:
-            if re.search(pattern, command):
-                return f"la commande enfreint la règle « {rule} »"
-        except (re.error, OverflowError, RecursionError):
-            # A broken rule (bad syntax, a{99999999999}, brackets nested too deep)
-            # must not let everything through.
-            return f"la règle « {rule} » est une expression invalide : refus par prudence"
+    if not policy.deny_commands:
+        return None
+    if len(command) > MAX_COMMAND:
+        return (f"commande trop longue ({len(command)} caractères, maximum {MAX_COMMAND}) : "
+                "refusée sans être lue. Écrivez plutôt un script (edit_file), puis lancez-le")
+    try:
+        commands = simple_commands(command)
+    except ValueError as err:  # an unclosed quote: bash would refuse it too
+        return f"commande illisible ({err}) : refus par prudence"
+    for words in commands:
+        for rule in policy.deny_commands:
+            if rule.matches(words):
+                return f"la commande enfreint la règle « {rule.reason} »"
     return None
 
 
@@ -132,6 +190,6 @@ def cli_approver(call: ToolCall, decision: Decision) -> bool:
     print(f"Raison : {decision.reason}")
     try:
         answer = input("Autoriser ? [o/N] ")
-    except EOFError:  # nobody at the keyboard: refuse
+    except (EOFError, UnicodeDecodeError):  # nobody at the keyboard, or bytes it cannot read
         return False
     return answer.strip().lower() in {"o", "oui"}

@@ -14,14 +14,22 @@ Message 2 : role vaut « robot », un rôle qui n'e
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import ApiError
+from .provider_texts import MAX_CONTENT, TEXTS
 from .text import shorten
 
 ROLES = ("system", "assistant", "user", "function", "tool", "developer")
 _TEXT_ROLES = ("system", "developer", "user", "tool")  # these must carry a content
+NAME = re.compile(r"[a-zA-Z0-9_-]+")  # `name` of a message or of a tool function
+# Parts of a content list each role accepts (OpenAPI spec), with the field each type needs.
+PART_FIELDS = {"text": "text", "image_url": "image_url", "input_audio": "input_audio",
+               "file": "file", "refusal": "refusal", "audio": "audio"}
+PARTS = {"user": ("text", "image_url", "input_audio", "file"), "assistant": ("text", "refusal"),
+         **dict.fromkeys(("system", "developer", "tool", "function"), ("text",))}
 
 
 @dataclass(frozen=True)
@@ -45,51 +53,6 @@ class Problem:
         return ApiError(400, self.message, explication=self.explication, body={"error": error})
 
 
-# The provider's texts, word for word: rule -> (message, code, French explication).
-# {path} is where the API points, {at} is "Message 3 (role tool)".
-_RULES: dict[str, tuple[str, str | None, str]] = {
-    "messages_type": ("Invalid type for 'messages': expected an array of objects, but got {got} "
-                      "instead.", "invalid_type", "{at} doit être une liste de messages, pas "
-                      "{got_fr}."),
-    "messages_empty": ("Invalid 'messages': empty array. Expected an array with minimum length "
-                       "1, but got an empty array instead.", "empty_array", "{at} est vide : il "
-                       "faut au moins un message, par exemple la demande de l'utilisateur."),
-    "missing": ("Missing required parameter: '{path}'.", "missing_required_parameter",
-                "{at} : il manque le champ {field}.{hint}"),
-    "type": ("Invalid type for '{path}': expected {expected}, but got {got} instead.",
-             "invalid_type", "{at} : {what} doit être {expected_fr}, pas {got_fr}.{hint}"),
-    "role": ("Invalid value: '{value}'. Supported values are: 'system', 'assistant', 'user', "
-             "'function', 'tool', and 'developer'.", "invalid_value", "{at} : role vaut "
-             "« {short} », un rôle qui n'existe pas. Rôles possibles : system, developer, "
-             "user, assistant, tool."),
-    "empty_calls": ("Invalid '{path}': empty array. Expected an array with minimum length 1, "
-                    "but got an empty array instead.", "empty_array", "{at} : tool_calls est "
-                    "une liste vide. Sans demande d'outil, retirez ce champ."),
-    # Errors in the logic of the conversation: `param` is "messages.[i].field", code null.
-    "null": ("Invalid value for 'content': expected a string, got null.", None, "{at} : content "
-             "manque ou vaut null, et il n'y a pas de tool_calls. Un message assistant "
-             "contient un texte, des demandes d'outil, ou les deux."),
-    # OpenAI's wording for this one could not be confirmed: this is the one DeepSeek returns.
-    "duplicate": ("Duplicate value for 'tool_call_id' of {value} in message[{i}]", None,
-                  "{at} : l'identifiant {short} apparaît deux fois dans tool_calls. Chaque "
-                  "demande a son propre id, sinon ses résultats sont ambigus."),
-    "orphan": ("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
-               "message with 'tool_calls'.", None, "{at} : ce résultat ne répond à aucune "
-               "demande, car {before}. Le modèle recevrait un résultat qu'il n'a pas demandé : "
-               "gardez le message assistant complet, avec ses tool_calls."),
-    "no_id": ("Missing parameter 'tool_call_id': messages with role 'tool' must have a "
-              "'tool_call_id'.", None, "{at} : le champ tool_call_id manque. Sans lui, on ne sait "
-              "pas à quelle demande d'outil ce résultat répond."),
-    "not_found": ("Invalid parameter: 'tool_call_id' of '{value}' not found in 'tool_calls' of "
-                  "previous message.", None, "{at} : son tool_call_id est {short}, mais le "
-                  "message assistant {turn} n'a demandé que {asked}. Chaque résultat doit "
-                  "reprendre l'identifiant d'une demande."),
-    "unanswered": ("An assistant message with 'tool_calls' must be followed by tool messages "
-                   "responding to each 'tool_call_id'. The following tool_call_ids did not have "
-                   "response messages: {value}", None, "{at} : il demande {asked}, mais aucun "
-                   "message tool ne répond à {short} juste après. Chaque demande reçoit son "
-                   "résultat (role tool, même tool_call_id) avant tout autre message."),
-}
 _CALL_SHAPE = " Une demande d'outil s'écrit {id, type: \"function\", function: {name, arguments}}."
 _HINTS = {
     "": " Par exemple {\"role\": \"user\", \"content\": \"Bonjour\"}.",
@@ -111,7 +74,7 @@ _EXPECTED_FR = {_CONTENT: "un texte (str) ou une liste de parties", "an array of
 def problem(rule: str, i: int | None, field: str = "", role: object = None,
             **facts: object) -> Problem:
     """Fill one rule's texts for message `i` (None: the list itself)."""
-    message, code, french = _RULES[rule]
+    message, code, french = TEXTS[rule]
     path = "messages" if i is None else f"messages[{i}]" + (f".{field}" if field else "")
     param = path if code else f"messages.[{i}].{field}"  # the API's two styles of `param`
     at = "La liste messages" if i is None else f"Message {i}"
@@ -119,7 +82,7 @@ def problem(rule: str, i: int | None, field: str = "", role: object = None,
     last = field.rsplit(".", 1)[-1]
     hint = _HINTS.get(last, _CALL_SHAPE if field.startswith("tool_calls") else "")
     filled = {"path": path, "i": i, "at": at, "field": field, "what": field or "le message",
-              "hint": hint, **facts}
+              "role": role, "hint": hint, **facts}
     return Problem(i, field, message.format(**filled), param, code, french.format(**filled))
 
 
@@ -164,7 +127,7 @@ def shape_problems(i: int, msg: object) -> list[Problem]:
         return [_wrong_type(i, "role", role, "a string")]
     if role not in ROLES:
         return [problem("role", i, "role", value=role, short=short(role))]
-    problems = _content_problems(i, msg, role)
+    problems = _content_problems(i, msg, role) + _name_problems(i, msg, role)
     if role == "assistant":
         problems += _tool_calls_problems(i, msg.get("tool_calls"))
     call_id = msg.get("tool_call_id")
@@ -178,12 +141,57 @@ def _content_problems(i: int, msg: dict[Any, Any], role: str) -> list[Problem]:
     if "content" not in msg:
         return [problem("missing", i, "content", role)] if required else []
     content = msg["content"]
-    if isinstance(content, str) or (content is None and not required):
+    if isinstance(content, str):
+        return _length(i, "content", content, role)
+    if content is None and not required:
         return []
-    if isinstance(content, list):  # a list of parts ({"type": "text", ...}): objects only
-        return [_wrong_type(i, f"content[{k}]", part, "an object", role)
-                for k, part in enumerate(content) if not isinstance(part, dict)]
+    if isinstance(content, list):  # a list of parts ({"type": "text", ...})
+        if not content:
+            return [problem("empty_parts", i, "content", role)]
+        return [p for k, part in enumerate(content) for p in _part_problems(i, k, part, role)]
     return [_wrong_type(i, "content", content, _CONTENT, role)]
+
+
+def _part_problems(i: int, k: int, part: object, role: str) -> list[Problem]:
+    """One part of a content list: an object, a known type this role accepts, its field."""
+    where = f"content[{k}]"
+    if not isinstance(part, dict):
+        return [_wrong_type(i, where, part, "an object", role)]
+    kind = part.get("type")
+    if "type" not in part or not isinstance(kind, str):
+        return [problem("missing", i, f"{where}.type", role)] if "type" not in part else [
+            _wrong_type(i, f"{where}.type", kind, "a string", role)]
+    if kind not in PART_FIELDS:
+        return [problem("part_type", i, f"{where}.type", role, value=kind, short=short(kind))]
+    allowed = PARTS.get(role, ())
+    if kind not in allowed:
+        return [problem("part_role", i, f"{where}.type", role, value=kind, short=short(kind),
+                        allowed=" ou ".join(allowed))]
+    field = PART_FIELDS[kind]
+    if field not in part:
+        return [problem("missing", i, f"{where}.{field}", role)]
+    text = part[field]
+    if kind == "text" and not isinstance(text, str):
+        return [_wrong_type(i, f"{where}.text", text, "a string", role)]
+    return _length(i, f"{where}.text", text, role) if kind == "text" else []
+
+
+def _length(i: int, field: str, text: str, role: str) -> list[Problem]:
+    if len(text) <= MAX_CONTENT:
+        return []
+    return [problem("too_long", i, field, role, length=len(text))]
+
+
+def _name_problems(i: int, msg: dict[Any, Any], role: str) -> list[Problem]:
+    """`name`: required for role function, and always letters, digits, _ and - only."""
+    if "name" not in msg:
+        return [problem("missing", i, "name", role)] if role == "function" else []
+    name = msg["name"]
+    if not isinstance(name, str):
+        return [_wrong_type(i, "name", name, "a string", role)]
+    if not NAME.fullmatch(name):
+        return [problem("pattern", i, "name", role, short=short(name))]
+    return []
 
 
 def _tool_calls_problems(i: int, calls: object) -> list[Problem]:
@@ -199,7 +207,12 @@ def _tool_calls_problems(i: int, calls: object) -> list[Problem]:
 def _call_problems(i: int, path: str, call: object) -> list[Problem]:
     if not isinstance(call, dict):
         return [_wrong_type(i, path, call, "an object", "assistant")]
-    problems = _fields(i, path, call, {"id": str, "type": str, "function": dict})
+    kind = call.get("type")
+    body = "custom" if kind == "custom" else "function"  # custom tools carry `custom`
+    problems = _fields(i, path, call, {"id": str, "type": str, body: dict})
+    if isinstance(kind, str) and kind not in ("function", "custom"):
+        problems.append(problem("call_type", i, f"{path}.type", "assistant", value=kind,
+                                short=short(kind)))
     if isinstance(call.get("function"), dict):
         problems += _fields(i, f"{path}.function", call["function"], {"name": str,
                                                                        "arguments": str})

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .messages import Message
+from .messages import Message, valid_text
 from .text import shorten
 
 EventKind = Literal[
@@ -93,6 +93,7 @@ class Event:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"type d'événement inconnu : {self.kind!r} (attendu : {KINDS})")
+        self.text = valid_text(self.text)  # a label is shown and saved: never a lone surrogate
 
 
 @dataclass
@@ -121,20 +122,67 @@ class Trace:
         return self.messages_at(len(self.events) - 1)
 
     def save(self, path: str | Path) -> None:
-        """One JSON object per line: a header, then one line per event."""
+        """One JSON object per line: a header, then one line per event. Always valid UTF-8."""
         header = {"system": self.system, "tools_tokens": self.tools_tokens, "tools": self.tools}
-        lines = [json.dumps(header, ensure_ascii=False)]
-        lines += [json.dumps(asdict(e), ensure_ascii=False) for e in self.events]
+        lines = [_json_line(header)] + [_json_line(asdict(e)) for e in self.events]
         Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Trace:
-        header, *rest = Path(path).read_text(encoding="utf-8").splitlines()
-        trace = cls(**json.loads(header))
-        for line in rest:
+        """The trace `save` wrote; TraceError, in French and with the line, for anything else."""
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise TraceError(f"{path} n'est pas un texte UTF-8 : ce n'est pas une trace") from None
+        if not lines:
+            raise TraceError(f"{path} est vide : ce n'est pas une trace")
+        trace = cls(**_fields(1, lines[0], _HEADER, ()))
+        for number, line in enumerate(lines[1:], start=2):
             if line.strip():
-                trace.add(Event(**json.loads(line)))
+                try:
+                    trace.add(Event(**_fields(number, line, _EVENT, ("kind", "turn", "text"))))
+                except TraceError:
+                    raise
+                except ValueError as err:  # an unknown kind of event
+                    raise TraceError(f"ligne {number} : {err}") from None
         return trace
+
+
+class TraceError(ValueError):
+    """A file that is not a trace saved by `Trace.save`: the message says which line, in French."""
+
+
+_HEADER = {"system": (dict, type(None)), "tools_tokens": int, "tools": list}
+_EVENT = {"kind": str, "turn": int, "text": str, "message": (dict, type(None)), "data": dict,
+          "ledger": dict}
+
+
+def _json_line(value: dict[str, Any]) -> str:
+    """One line of JSON. A lone surrogate cannot be UTF-8: escaped (\\udce9), it loads back."""
+    line = json.dumps(value, ensure_ascii=False, default=repr)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(value, default=repr)
+    return line
+
+
+def _fields(number: int, line: str, types: dict[str, Any], required: tuple[str, ...]
+            ) -> dict[str, Any]:
+    """The object on line `number`, its fields checked against `types`; else TraceError."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError) as err:
+        raise TraceError(f"ligne {number} : JSON invalide ({err})") from None
+    if not isinstance(value, dict):
+        raise TraceError(f"ligne {number} : un objet JSON est attendu")
+    for name in [*required, *value]:
+        if name not in types or name not in value:
+            raise TraceError(f"ligne {number} : champ {name!r} "
+                             f"{'inconnu' if name not in types else 'manquant'}")
+        if not isinstance(value[name], types[name]) or isinstance(value[name], bool):
+            raise TraceError(f"ligne {number} : champ {name!r} de type inattendu")
+    return value
 
 
 @dataclass

@@ -15,8 +15,10 @@ test can check what was really sent on the wire. No internet, no key needed.
 
 Faults, as keywords of `push` (see `Reply`): `status`, `headers`, `delay` (seconds
 before answering), `truncate` (send only the first N bytes of the body while announcing
-the full length, then hang up), `drop` (hang up without answering); a `str` or `bytes`
-body is sent as is (an HTML error page, a JSON cut short...).
+the full length, then hang up), `drop` (hang up without answering), `trickle` (seconds
+between two bytes of the body: a server that never quite stops talking), `endless`
+(after the body, send blanks until the client hangs up: a stream that never ends); a
+`str` or `bytes` body is sent as is (an HTML error page, a JSON cut short...).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Reply:
     delay: float = 0.0
     truncate: int | None = None
     drop: bool = False
+    trickle: float = 0.0
+    endless: bool = False
 
 
 @dataclass
@@ -198,12 +202,26 @@ class _Handler(BaseHTTPRequestHandler):
         data = data.encode() if isinstance(data, str) else data
         is_text = isinstance(reply.body, (str, bytes))
         headers = {"Content-Type": "text/plain" if is_text else "application/json"}
-        headers |= {"Content-Length": str(len(data)), **reply.headers}
+        if not reply.endless:  # HTTP/1.0 without a length: the body ends when we hang up
+            headers["Content-Length"] = str(len(data))
+        headers |= reply.headers
         try:
             self.send_response(reply.status)
             for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data if reply.truncate is None else data[: reply.truncate])
+            self._body(data if reply.truncate is None else data[: reply.truncate], reply, fake)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up first (its timeout): nothing to do
+
+    def _body(self, data: bytes, reply: Reply, fake: FakeServer) -> None:
+        if not reply.trickle:
+            self.wfile.write(data)
+        for k in range(len(data) if reply.trickle else 0):  # one byte at a time
+            self.wfile.write(data[k : k + 1])
+            self.wfile.flush()
+            if fake.stopping.wait(reply.trickle):
+                return
+        while reply.endless and not fake.stopping.wait(0.005):  # JSON allows any blank
+            self.wfile.write(b" " * 1024)
+            self.wfile.flush()

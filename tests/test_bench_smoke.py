@@ -49,7 +49,8 @@ def test_quick_run_writes_a_report_with_every_measure(bench, tmp_path, capsys) -
 
 def test_timing_proxies_count_only_what_they_wrap(bench) -> None:
     model = bench.TimedModel(MockModel())
-    reply = model.complete([{"role": "user", "content": "Lis README.md"}], [])
+    schemas = [t.schema() for t in workspace_tools(example_workspace("mini"))]
+    reply = model.complete([{"role": "user", "content": "Lis README.md"}], schemas)
     assert reply.tool_calls and model.seconds > 0 and model.name == "mock"
     clock = [0.0]
     tools = bench.timed_tools(workspace_tools(example_workspace("mini")), clock)

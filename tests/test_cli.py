@@ -145,3 +145,58 @@ def test_diagram_image_offline_is_a_french_error(tmp_path):
                env={"MERMAID_INK_SERVER": url, "NO_PROXY": "127.0.0.1"})
     assert done.returncode == 2 and "Impossible de joindre le serveur Mermaid" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "d.png").exists()
+
+
+# Bad input: a French message and exit code 2, never a traceback (argparse's own texts too).
+
+BAD_INPUT = {
+    "no-command": ((), "arguments obligatoires manquants : COMMANDE"),
+    "unknown-command": (("lance",), "choix invalide : 'lance'"),
+    "no-mission": (("run", "--mock"), "arguments obligatoires manquants : MISSION"),
+    "max-turns-0": (("run", "--mock", "--max-turns", "0", "x"), "un entier ≥ 1 est attendu"),
+    "max-turns--1": (("run", "--mock", "--max-turns=-1", "x"), "pas « -1 »"),
+    "max-turns-abc": (("run", "--mock", "--max-turns", "abc", "x"), "pas « abc »"),
+    "max-turns-missing": (("run", "--mock", "x", "--max-turns"), "une valeur est attendue"),
+    "unknown-option": (("run", "--mock", "--vite", "x"), "arguments inconnus : --vite"),
+    "empty-mission": (("run", "--mock", "  "), "La mission est vide"),
+    "missing-workspace": (("run", "--mock", "--workspace", "/nulle/part", "x"), "n’existe pas"),
+    "file-as-workspace": (("run", "--mock", "--workspace", __file__, "x"),
+                          "n’est pas un dossier"),
+    "unknown-demo": (("demo", "panne"), "choix invalide : 'panne'"),
+    "step-0": (("diagram", "deux_tours", "--step", "0"), "un entier ≥ 1 est attendu"),
+    "out-in-missing-folder": (("diagram", "deux_tours", "--out", "/nulle/part/d.mmd"),
+                              "No such file"),
+}
+
+
+@pytest.mark.parametrize("args, words", BAD_INPUT.values(), ids=BAD_INPUT.keys())
+def test_bad_input_is_a_french_message_and_exit_code_2(args, words):
+    done = cli(*args)
+    assert done.returncode == 2 and words in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "error:" not in done.stderr
+    assert "erreur" in done.stderr.lower()
+
+
+TRACE_LINES = {
+    "not-json": "pas du json",
+    "not-an-object": "[1, 2]",
+    "unknown-field": '{"kind": "task", "turn": 0, "text": "x", "couleur": "rouge"}',
+    "missing-text": '{"kind": "task", "turn": 0}',
+    "wrong-type": '{"kind": "task", "turn": "zéro", "text": "x"}',
+    "unknown-kind": '{"kind": "danse", "turn": 0, "text": "x"}',
+}
+
+
+@pytest.mark.parametrize("line", TRACE_LINES.values(), ids=TRACE_LINES.keys())
+def test_a_malformed_trace_line_is_named_in_french(tmp_path, line):
+    header = '{"system": null, "tools_tokens": 0, "tools": []}'
+    (tmp_path / "t.jsonl").write_text(f"{header}\n{line}\n", encoding="utf-8")
+    done = cli("diagram", str(tmp_path / "t.jsonl"))
+    assert done.returncode == 2 and "ligne 2 : " in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_help_is_in_french():
+    done = cli("run", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("utilisation : ")
+    assert "afficher cette aide et quitter" in done.stdout and "show this help" not in done.stdout

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from harness_lib import (
     workspace_tools,
 )
 from harness_lib.messages import ToolCall
+from harness_lib.models import openrouter
 from harness_lib.models.openrouter import OpenRouterModel
 from harness_lib.policy import DEFAULT_POLICY, Policy, check_permission
 from harness_lib.tools import Tool
@@ -165,7 +167,7 @@ def test_http_errors_stop_cleanly_with_a_french_reason(
     assert len(result.messages) == (2 if turn == 1 else 4)
 
 
-@pytest.mark.parametrize(("headers", "waits"), [({"Retry-After": "7"}, [7.0]), ({}, [1.0])])
+@pytest.mark.parametrize(("headers", "waits"), [({"Retry-After": "3"}, [3.0]), ({}, [1.0])])
 def test_429_is_retried_then_the_run_answers(fake_openai, tools, tmp_path, headers, waits):
     fake_openai.push(read_readme())
     fake_openai.push(error_body("Rate limit exceeded", 429), status=429, headers=headers)
@@ -213,6 +215,38 @@ def test_model_timeout_is_a_clean_stop(fake_openai, tools, tmp_path):
     assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "tool"]
 
 
+@pytest.mark.parametrize("fault", [{"trickle": 0.05}, {"endless": True}, {"delay": 30.0}],
+                         ids=["trickle", "endless", "silent"])
+def test_model_timeout_bounds_the_whole_call(fake_openai, tools, tmp_path, fault):
+    # httpx's timeout is per read: a server sending one byte every 50 ms (20 s for this
+    # body), or blanks forever, never trips it. The deadline is checked between chunks, and
+    # the caller stops waiting at the deadline whatever the network does.
+    fake_openai.push(read_readme())
+    fake_openai.push(text_reply("Le projet est un harness minimal. " * 10), **fault)
+    limits = Limits(max_turns=4, model_timeout=0.5, tool_timeout=5.0)
+    start = time.monotonic()
+    result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
+    assert time.monotonic() - start < 10  # cut at the deadline, not at the end of the body
+    assert result.reason == "timeout" and "n'a pas répondu en 0.5 s" in result.message
+    assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "tool"]
+
+
+def test_a_reply_over_the_size_cap_is_refused(fake_openai, tools, tmp_path, monkeypatch):
+    monkeypatch.setattr(openrouter, "MAX_REPLY_BYTES", 10_000)
+    fake_openai.push(text_reply("x" * 20_000))
+    result, _ = mission(fake_openai, tools, tmp_path)
+    assert result.reason == "api_error" and "dépasse 10000 octets" in result.message
+
+
+def test_retry_after_never_exceeds_the_model_timeout(fake_openai, tools, tmp_path):
+    fake_openai.push(error_body("Rate limit exceeded", 429), status=429,
+                     headers={"Retry-After": "20"})
+    limits = Limits(max_turns=4, model_timeout=2.0, tool_timeout=5.0)
+    result, sleeps = mission(fake_openai, tools, tmp_path, limits=limits)
+    assert (result.reason, sleeps) == ("api_error", [])  # no wait past the caller's limit
+    assert "HTTP 429" in result.message and "dépasserait le délai de 2 s" in result.message
+
+
 @pytest.mark.parametrize(
     ("fault", "words"),
     [
@@ -243,6 +277,19 @@ def test_finish_reason_length_stops_and_keeps_the_cut_answer(fake_openai, tools,
     result, _ = mission(fake_openai, tools, tmp_path)
     assert result.reason == "length" and "coupée" in result.message
     assert result.messages[-1] == {"role": "assistant", "content": "Le projet est un harn"}
+
+
+@pytest.mark.parametrize(("finish", "reason"), [("stop", "answer"), ("length", "length"),
+                                                ("content_filter", "content_filter")])
+def test_a_reply_without_text_or_call_leaves_messages_valid(fake_openai, tools, tmp_path,
+                                                            finish, reason):
+    fake_openai.push(read_readme())
+    fake_openai.push(completion_body({"role": "assistant", "content": None}, finish))
+    result, _ = mission(fake_openai, tools, tmp_path)  # checks messages[] is valid
+    assert result.reason == reason
+    assert result.messages[-1] == {"role": "assistant", "content": ""}  # null would be refused
+    if reason == "content_filter":
+        assert result.message.startswith("Arrêt : le fournisseur a bloqué la réponse (filtre")
 
 
 # --- the model's tool calls ------------------------------------------------------------------
@@ -296,18 +343,20 @@ def duplicate_ids_reply() -> dict[str, Any]:
     return reply
 
 
-DUPLICATE = "Duplicate value for 'tool_call_id' of call_dup in message[2]"
+DUPLICATE = ("Duplicate value for 'tool_call_id' of call_dup in message[2]",  # the request
+             "Invalid parameter: Duplicate value for 'tool_call_id' of 'call_dup', in "
+             "messages[3] and messages[4].")  # and its two results
 
 
 def test_duplicate_tool_call_ids_are_run_and_sent_with_the_documented_problem(
     fake_openai, tools, tmp_path
 ):
     # The harness keeps the model's ids (RULE 1) and answers each call (RULE 2): two results
-    # under one id. A lenient server (this fake, like OpenAI's) answers; check_conversation
-    # names the one problem, at the assistant message.
+    # under one id. A lenient server (this fake) answers; OpenAI answers 400 with the second
+    # text; check_conversation names both problems.
     fake_openai.push(duplicate_ids_reply())
     fake_openai.push(text_reply("Résumé."))
-    result, _ = mission(fake_openai, tools, tmp_path, documented=(DUPLICATE,))
+    result, _ = mission(fake_openai, tools, tmp_path, documented=DUPLICATE)
     assert result.reason == "answer"
     assert [(m["tool_call_id"], m["content"]) for m in result.messages[3:5]] == [
         ("call_dup", "contenu de a\n"),
@@ -323,7 +372,7 @@ def test_duplicate_tool_call_ids_refused_by_a_strict_provider_stop_cleanly(
     raw = {"type": "error", "error": {"type": "invalid_request_error", "message": text}}
     fake_openai.push(duplicate_ids_reply())
     fake_openai.push(error_body("Provider returned error", 400, raw=raw), status=400)
-    result, _ = mission(fake_openai, tools, tmp_path, documented=(DUPLICATE,))
+    result, _ = mission(fake_openai, tools, tmp_path, documented=DUPLICATE)
     assert result.reason == "api_error" and text in result.message
 
 
@@ -406,8 +455,24 @@ def test_binary_and_non_utf8_files_reach_the_model_as_marked_text(fake_openai, t
                                      {"tool_timeout": 0}, {"tool_timeout": float("nan")}])
 def test_limits_without_a_positive_timeout_are_refused_in_french(options):
     # Before: model_timeout=-1 made run() raise httpx's "Timeout value out of range" mid-run.
-    with pytest.raises(ValueError, match="doit être un nombre de secondes > 0"):
+    with pytest.raises(ValueError, match="doit être un nombre de secondes > 0"):  # (and finite)
         Limits(**options)
+
+
+@pytest.mark.parametrize(("options", "field"), [
+    ({"max_turns": 0}, "max_turns"), ({"max_turns": -1}, "max_turns"),
+    ({"max_turns": 2.5}, "max_turns"), ({"max_turns": "abc"}, "max_turns"),
+    ({"max_turns": True}, "max_turns"), ({"max_turns": None}, "max_turns"),
+    ({"max_failures": 0}, "max_failures"), ({"max_failures": "3"}, "max_failures"),
+    ({"max_tokens": -1}, "max_tokens"), ({"max_tokens": 1.5}, "max_tokens"),
+    ({"max_cost": -0.01}, "max_cost"), ({"max_cost": float("nan")}, "max_cost"),
+    ({"max_cost": "1"}, "max_cost"), ({"model_timeout": float("inf")}, "model_timeout"),
+    ({"tool_timeout": "5"}, "tool_timeout"),
+])
+def test_limits_refuse_every_nonsense_value_naming_the_field(options, field):
+    with pytest.raises(ValueError, match=f"^Limits : {field} doit être"):
+        Limits(**options)
+    Limits(max_turns=1, max_failures=1, max_tokens=0, max_cost=0, model_timeout=0.01)  # fine
 
 
 def test_a_learners_tool_that_misbehaves_becomes_an_observation(fake_openai, tools, tmp_path):
@@ -470,10 +535,11 @@ def test_a_hard_link_to_an_outside_file_is_not_detected(tools, tmp_path):
 
 
 @pytest.mark.parametrize("command", [
-    "r''m -rf ~/projet",  # the rules read the text, bash reads the words
-    "python3 -c \"import shutil; shutil.rmtree('/tmp/ailleurs')\"",
-    "git -c alias.envoie=push envoie",
-    "$(printf cu)rl http://exemple.org",
+    "python3 -c \"import shutil; shutil.rmtree('/tmp/ailleurs')\"",  # another language
+    "git -c alias.envoie=push envoie",  # an alias
+    "$(printf cu)rl http://exemple.org",  # a word computed when the command runs
+    "cible=/; rm -rf $cible",  # a variable other than HOME
+    "cd / && rm -rf *",  # a relative path, after a cd
 ])
 def test_the_command_rules_are_a_list_of_known_dangers_not_a_sandbox(command):
     call = ToolCall("bash", {"command": command})

@@ -21,6 +21,7 @@ from harness_lib.messages import (
     user,
     validate,
 )
+from harness_lib.provider_texts import MAX_CONTENT
 
 ORPHAN = ("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
           "message with 'tool_calls'.")
@@ -30,6 +31,8 @@ UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool m
               "response messages: ")
 ROLE_VALUES = ("Supported values are: 'system', 'assistant', 'user', 'function', 'tool', "
                "and 'developer'.")
+NAME_PATTERN = ("Invalid '{path}': string does not match pattern. Expected a string that "
+                "matches the pattern '^[a-zA-Z0-9_-]+$'.")
 CONTENT_TYPE = ("Invalid type for 'messages[0].content': expected one of a string or array of "
                 "objects, but got an integer instead.")
 
@@ -211,7 +214,85 @@ RULES = {
         [user("x"), calls("call_1", "call_1"), tool_result("call_1", "r")],
         [(1, "tool_calls", "Duplicate value for 'tool_call_id' of call_1 in message[1]",
           "messages.[1].tool_calls", None)]),
+    "two results for one request": (
+        [user("x"), calls("call_1"), tool_result("call_1", "a"), tool_result("call_1", "b")],
+        [(3, "tool_call_id", "Invalid parameter: Duplicate value for 'tool_call_id' of "
+          "'call_1', in messages[2] and messages[3].", "messages.[3].tool_call_id", None)]),
+    "a result repeated in a later turn": (
+        [user("x"), calls("call_1"), tool_result("call_1", "a"), calls("call_1"),
+         tool_result("call_1", "b")],
+        [(4, "tool_call_id", "Invalid parameter: Duplicate value for 'tool_call_id' of "
+          "'call_1', in messages[2] and messages[4].", "messages.[4].tool_call_id", None)]),
+    "a name with a space": (
+        [{"role": "user", "content": "x", "name": "Jean Dupont"}],
+        [(0, "name", NAME_PATTERN.format(path="messages[0].name"), "messages[0].name",
+          "invalid_value")]),
+    "a name that is not text": (
+        [{"role": "user", "content": "x", "name": 7}],
+        [(0, "name", "Invalid type for 'messages[0].name': expected a string, but got an "
+          "integer instead.", "messages[0].name", "invalid_type")]),
+    "role function without name": (
+        [{"role": "function", "content": "42"}],
+        [(0, "name", "Missing required parameter: 'messages[0].name'.", "messages[0].name",
+          "missing_required_parameter")]),
+    "a content part of an unknown type": (
+        [{"role": "user", "content": [{"type": "thinking", "thinking": "..."}]}],
+        [(0, "content[0].type", "Invalid value: 'thinking'. Supported values are: 'text', "
+          "'image_url', 'input_audio', 'refusal', 'audio', and 'file'.",
+          "messages[0].content[0].type", "invalid_value")]),
+    "a content part without type": (
+        [{"role": "user", "content": [{"text": "a"}]}],
+        [(0, "content[0].type", "Missing required parameter: 'messages[0].content[0].type'.",
+          "messages[0].content[0].type", "missing_required_parameter")]),
+    "a text part without text": (
+        [{"role": "user", "content": [{"type": "text"}]}],
+        [(0, "content[0].text", "Missing required parameter: 'messages[0].content[0].text'.",
+          "messages[0].content[0].text", "missing_required_parameter")]),
+    "a text part whose text is not text": (
+        [{"role": "system", "content": [{"type": "text", "text": None}]}],
+        [(0, "content[0].text", "Invalid type for 'messages[0].content[0].text': expected a "
+          "string, but got null instead.", "messages[0].content[0].text", "invalid_type")]),
+    "an image in a tool message (text only)": (
+        [user("x"), calls("call_1"), {"role": "tool", "tool_call_id": "call_1", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}]}],
+        [(2, "content[0].type", "(harness) 'messages[2].content[0].type': a 'tool' message "
+          "accepts only parts of type text, not 'image_url'.", "messages[2].content[0].type",
+          "invalid_value")]),
+    "an empty list of parts": (
+        [{"role": "user", "content": []}],
+        [(0, "content", "Invalid 'messages[0].content': empty array. Expected an array with "
+          "minimum length 1, but got an empty array instead.", "messages[0].content",
+          "empty_array")]),
+    "a tool call of another type": (
+        call_with(type="web_search") + [tool_result("call_1", "r")],
+        [(1, "tool_calls[0].type", "Invalid value: 'web_search'. Supported values are: "
+          "'function' and 'custom'.", "messages[1].tool_calls[0].type", "invalid_value")]),
 }
+
+
+def test_a_content_over_the_api_maximum_length_is_refused() -> None:
+    long = "x" * (MAX_CONTENT + 1)
+    for content, field in ((long, "content"), ([{"type": "text", "text": long}],
+                                                "content[0].text")):
+        [found] = check_conversation([{"role": "user", "content": content}])
+        assert (found.field, found.code) == (field, "string_above_max_length")
+        assert found.message == (f"Invalid 'messages[0].{field}': string too long. Expected a "
+                                 f"string with maximum length {MAX_CONTENT}, but got a string "
+                                 f"with length {MAX_CONTENT + 1} instead.")
+        assert_good_explication(found)
+    assert check_conversation([{"role": "user", "content": "x" * MAX_CONTENT}]) == []
+
+
+def test_valid_parts_names_and_custom_calls_pass() -> None:
+    conversation = [
+        {"role": "system", "content": [{"type": "text", "text": "Tu es un agent."}]},
+        {"role": "user", "name": "jean_dupont-2", "content": [
+            {"type": "text", "text": "Que vois-tu ?"},
+            {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "Non."}]},
+        {"role": "function", "name": "ancienne_fonction", "content": "42"},
+    ]
+    assert check_conversation(conversation) == []
 
 
 @pytest.mark.parametrize(("messages", "expected"), RULES.values(), ids=list(RULES))

@@ -4,7 +4,7 @@ Every stop reason of the loop, and an interruption (Ctrl-C in a tool), leave a t
 that saves to JSON lines and loads back unchanged, that ReplayModel plays again to
 the same messages, and whose messages[] a model accepts as the start of a new call
 (or, after Ctrl-C, with exactly one documented problem and its repair).
-Then two fuzzers: tools.execute() and policy.check() never raise, whatever the call.
+Then two fuzzers: tools.run_tool() and policy.check_permission() never raise, whatever the call.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from harness_lib import (
 )
 from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.loop import SYSTEM_PROMPT
-from harness_lib.messages import read_call, system
+from harness_lib.messages import ToolCall, read_call, system
 from harness_lib.models import Completion
-from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, check_permission
+from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, Rule, check_permission
 from harness_lib.tools import Tool, run_tool
 
 REPO = str(Path(__file__).resolve().parents[1])  # harness_lib, for a python subprocess
@@ -277,20 +277,17 @@ def test_run_tool_refuses_every_escape_with_erreur(base: Path, name: str, path: 
 
 # --- fuzz: check_permission() -----------------------------------------------------------------
 
-BROKEN_RULES = ["(unclosed", "[", "a{99999999999}", "(" * 3000 + ")" * 3000, "*", "(?P<x"]
-# Random rule texts, without quantifiers: a nested one, "(a+)+$", would take exponential time
-# on a long command; that is the rule writer's bug, not check_permission()'s
-# (see docs/reliability.md).
-rule_texts = st.text(alphabet=st.characters(blacklist_characters="*+?{"), max_size=8)
-rules = st.lists(st.tuples(st.text(max_size=10),
-                           st.sampled_from([p for _, p in DANGEROUS_COMMANDS] + BROKEN_RULES)
-                           | rule_texts), max_size=4)
+# Rules as learners write them: the default ones, and short programs names (escaped: a
+# broken expression is refused when the Policy is built, see test_policy.py).
+rule_texts = st.text(max_size=8).map(re.escape)
+rules = st.lists(st.sampled_from(DANGEROUS_COMMANDS) | st.builds(
+    Rule, st.text(max_size=10), rule_texts, st.none() | rule_texts), max_size=4)
 tool_names = st.lists(st.sampled_from(NAMES) | st.text(max_size=8), max_size=4)
 policies = st.builds(Policy, allow=tool_names, ask=tool_names, deny_tools=tool_names,
                      deny_commands=rules.map(tuple)) | st.just(DEFAULT_POLICY)
-commands = st.text(max_size=40) | st.sampled_from(
-    ["rm -rf /", "sudo reboot", "git -C x push", "git -a -a x", ":(){ :|:& };:",
-     "echo ok > /etc/passwd", "curl http://x", "ls"])
+commands = st.text(max_size=40) | st.text(alphabet=" ;&|()<>'\"\\$`\nabc-~/", max_size=40) | (
+    st.sampled_from(["rm -rf /", "sudo reboot", "git -C x push", "git -a -a x", ":(){ :|:& };:",
+                     "echo ok > /etc/passwd", "curl http://x", "ls"]))
 bash_calls = commands.map(lambda c: {"function": {"name": "bash",
                                                   "arguments": json.dumps({"command": c})}})
 
@@ -309,30 +306,32 @@ def test_policy_check_never_raises(call: Any, policy: Policy) -> None:
         assert name in policy.ask and name not in policy.deny_tools
 
 
-@pytest.mark.parametrize("rule", BROKEN_RULES)
-def test_a_broken_rule_denies_every_command(rule: str) -> None:
-    policy = Policy(allow=("bash",), deny_commands=(("règle cassée", rule),))
-    decision = check_permission(read_call(
-        {"function": {"name": "bash", "arguments": '{"command": "ls"}'}}), policy)
-    assert decision.verdict == "deny" and "règle cassée" in decision.reason
+# At the length cap (10 000 characters): long words, many commands, deep nesting.
+HOSTILE = ["git " + "-a " * 3000 + "x", "rm " * 3300, "$(" * 4900, "`" * 9900, "a;" * 4950,
+           "'" + "a" * 9900 + "'", "x" * 9990, "bash -c " * 1240, "(" * 9900, "\\" * 9900,
+           "echo \"$(" * 1600, "rm -rf " + "a " * 4900 + "/"]
 
 
 def test_default_rules_check_a_hostile_command_in_linear_time() -> None:
-    # `git -a -a -a ... x` used to make the git push rule backtrack exponentially: a model
-    # could hang the harness in the permission check, where no timeout applies. 2000 options:
-    # instant if linear, centuries if exponential. In a subprocess, so that a regression fails
-    # (after a generous bound) instead of hanging the test suite.
+    # `git -a -a -a ... x` used to make the git push rule backtrack exponentially, and
+    # `rm rm rm ...` took a quadratic second: a model could hang the harness in the
+    # permission check, where no timeout applies. Now every command up to the length cap
+    # is read by shlex in one pass. In a subprocess, so that a regression fails (after a
+    # generous bound) instead of hanging the suite; the speed itself is in bench/.
     script = (
-        "from harness_lib.messages import ToolCall; "
+        "import json, sys; from harness_lib.messages import ToolCall; "
         "from harness_lib.policy import DEFAULT_POLICY, check_permission; "
-        "call = ToolCall('bash', {'command': 'git ' + '-a ' * 2000 + 'x'}); "
-        "print(check_permission(call, DEFAULT_POLICY).verdict)"
+        "commands = json.loads(sys.stdin.read()); "
+        "print(json.dumps([check_permission(ToolCall('bash', {'command': c}), DEFAULT_POLICY)"
+        ".verdict for c in commands]))"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "PYTHONPATH": REPO})
-    assert done.stdout.strip() == "allow", done.stderr
-    git_push = dict(DANGEROUS_COMMANDS)["publication (git push)"]
-    assert re.search(git_push, "git -C repo -c a=b push origin")  # still caught
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(HOSTILE),
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": REPO})
+    verdicts = json.loads(done.stdout)
+    assert verdicts[0] == "allow" and verdicts[-1] == "deny", done.stderr  # git: no push
+    push = ToolCall("bash", {"command": "git -C repo -c a=b push origin"})
+    assert check_permission(push, DEFAULT_POLICY).verdict == "deny"
 
 
 # --- fuzz: what a learner types in the playground --------------------------------------------

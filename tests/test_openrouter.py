@@ -426,6 +426,117 @@ def test_error_inside_a_200_reply(fake_openai: FakeServer) -> None:
     assert sleeps == [] and len(fake_openai.chat_requests) == 1  # the HTTP exchange went fine
 
 
+def reply_with(message: Any, **choice: Any) -> bytes:
+    return json.dumps({"choices": [{"message": message, **choice}]}).encode()
+
+
+# Every shape a 200 reply may take that cannot enter messages[]: an ApiError that says what.
+MALFORMED = {
+    "tool_calls-string": ({"role": "assistant", "tool_calls": "read_file"}, "tool_calls est"),
+    "tool_calls-object": ({"tool_calls": {"id": "c"}}, "tool_calls est un objet"),
+    "function-string": ({"tool_calls": [{"id": "c", "function": "read_file"}]}, "sans objet"),
+    "call-not-object": ({"tool_calls": [7]}, "tool_calls[0] sans objet function"),
+    "no-id": ({"tool_calls": [{"function": {"name": "read_file"}}]}, "sans id"),
+    "name-number": ({"tool_calls": [{"id": "c", "function": {"name": 3}}]}, "sans id ou sans"),
+    "type-custom": ({"tool_calls": [{"id": "c", "type": "custom", "function": {"name": "x"}}]},
+                    "type vaut"),
+    "content-number": ({"content": 42}, "content est un nombre"),
+    "content-bool": ({"content": True}, "content est un booléen"),
+    "content-list": ({"content": [{"type": "text", "text": "a"}]}, "content est une liste"),
+    "content-object": ({"content": {"text": "a"}}, "content est un objet"),
+    "role-user": ({"role": "user", "content": "a"}, "au lieu de assistant"),
+}
+
+
+@pytest.mark.parametrize("message, words", MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_malformed_200_reply_is_an_api_error_saying_what(message: Any, words: str) -> None:
+    model, _, _ = mocked(httpx.Response(200, content=reply_with(message)))
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status == 200 and words in info.value.explication
+    assert "mal formé" in info.value.explication
+
+
+@pytest.mark.parametrize("body", [
+    b'{"choices": [{"message": {"content": NaN}}]}',
+    b'{"choices": [{"message": {"content": "a"}}], "usage": {"prompt_tokens": Infinity}}',
+    b'{"choices": [{"message": {"content": "\\ud800 seul"}}]}',  # a lone surrogate
+    b'{"choices": [{"message": {"content": "caf\xe9"}}]}',  # latin-1, not UTF-8
+    ("[" * 5000 + "]" * 5000).encode(),  # deeper than the decoder can go
+    b'{"choices": ' + b"[" * 100 + b"]" * 100 + b"}",  # decodable, too deep to walk safely
+], ids=["nan", "infinity", "surrogate", "latin1", "too-deep-to-decode", "too-deep-to-walk"])
+def test_bodies_json_does_not_allow_are_api_errors(body: bytes) -> None:
+    model, _, _ = mocked(httpx.Response(200, content=body))
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status == 200 and "pas du JSON valide" in info.value.explication
+
+
+def test_a_lying_content_encoding_is_an_api_error() -> None:
+    body = reply_with({"role": "assistant", "content": "ok"})
+    # A stream: httpx decodes it only when our client reads it, as with a real server.
+    lying = httpx.Response(200, stream=httpx.ByteStream(body), headers={"Content-Encoding": "gzip"})
+    model, _, _ = mocked(lying)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [])
+    assert info.value.status is None and "Content-Encoding" in info.value.explication
+
+
+@pytest.mark.parametrize("finish", ["stop", "length", "content_filter"])
+def test_a_reply_without_text_or_call_stays_a_valid_message(finish: str) -> None:
+    model, _, _ = mocked(httpx.Response(200, content=reply_with({"role": "assistant",
+                                                                 "content": None},
+                                                                finish_reason=finish)))
+    completion = model.complete(USER, [])
+    assert completion.message == {"role": "assistant", "content": ""}  # not null: valid
+    assert completion.finish_reason == finish
+
+
+def test_finish_reason_error_is_an_api_error() -> None:
+    body = reply_with({"role": "assistant", "content": "Le pro"}, finish_reason="error")
+    model, _, _ = mocked(httpx.Response(200, content=body))
+    with pytest.raises(ApiError, match="finish_reason"):
+        model.complete(USER, [])
+
+
+def test_the_key_quoted_back_in_a_200_reply_never_enters_messages() -> None:
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "read_file", "arguments": json.dumps({"path": KEY})}}
+    body = reply_with({"role": "assistant", "content": f"Votre clé : {KEY}", "tool_calls": [call]})
+    model, _, _ = mocked(httpx.Response(200, content=body))
+    completion = model.complete(USER, [READ_FILE])
+    assert KEY not in json.dumps(completion.message) + repr(completion)
+    assert completion.message["content"] == "Votre clé : ***"
+    assert completion.tool_calls[0]["function"]["arguments"] == '{"path": "***"}'
+
+
+def test_waits_between_tries_add_up_within_the_timeout() -> None:
+    # Three 429s asking for 1 s each, and 2.5 s allowed for the whole call: two waits fit,
+    # the third would end past the limit, so the call stops there (real sleeps).
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        time.sleep(seconds)
+
+    busy = httpx.Response(429, json=error_body("Slow down", 429), headers={"Retry-After": "1"})
+    sent = []
+    transport = httpx.MockTransport(lambda request: sent.append(request) or busy)
+    model = OpenRouterModel("m", api_key=KEY, transport=transport, sleep=sleep)
+    with pytest.raises(ApiError) as info:
+        model.complete(USER, [], timeout=2.5)
+    assert waits == [1.0, 1.0] and len(sent) == 3
+    assert "dépasserait le délai de 2.5 s" in info.value.explication
+
+
+def test_a_request_json_cannot_write_is_refused_before_sending() -> None:
+    model, sent, _ = mocked(httpx.Response(200, json=text_reply("ok")))
+    for bad in (float("nan"), "\udce9", object()):
+        with pytest.raises(ApiError, match="request is not JSON"):
+            model.complete([{"role": "user", "content": bad}], [])
+    assert sent == []
+
+
 # --- the wire format is the real one (openai's client and types) -------------------------
 
 

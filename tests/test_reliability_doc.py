@@ -27,7 +27,25 @@ REQUIRED = [
     "symlinked folder", "swap between check and use", "NUL byte", "newline",
     "very long path", "edit_file outside", "working directory", "dangerous commands",
     "Learners' input", "Secrets", "No loss",
+    # Reliability II (issue 11): each class of faults has its rows.
+    "Reply shape", "`NaN`", "lone surrogate", "`Content-Encoding` that lies",
+    "any exception httpx can raise", "Replies without text", "`content_filter`", "Deadlines",
+    "trickles one byte", "bigger than 10 MB", "`Retry-After` longer", "UTF-8",
+    "not UTF-8", "terminal in ASCII", "shell reads them", "10 000 characters",
+    "two results for one `tool_call_id`", "`name` outside", "content parts",
+    "`tool_calls[].type`", "maximum length", "malformed `tools`", "was not given",
+    "40 000-character", "`serveur & echo prêt`", "URL with a password", "**200** reply",
+    "CLI", "`--max-turns 0`", "malformed line", "`Limits` with turns", "`transcript()`",
 ]
+
+
+def test_the_unconfirmed_provider_texts_are_listed() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "## Provider texts not confirmed" in text
+    section = text.split("## Provider texts not confirmed", 1)[1]
+    for words in ("empty list of content parts", "(harness)", "Missing required parameter",
+                  "DeepSeek"):
+        assert words in section, words
 
 
 def rows() -> list[list[str]]:

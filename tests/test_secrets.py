@@ -124,6 +124,26 @@ def test_a_server_that_quotes_the_key_back_cannot_leak_it(
     assert bearers(saved) <= {"***"}
 
 
+def test_a_200_reply_quoting_the_key_never_reaches_messages_trace_or_screen(
+    fake_openai: FakeServer, root: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], no_redact: None,
+) -> None:
+    # No error here: a successful reply whose text and tool arguments quote the key.
+    monkeypatch.setattr(cli, "_real_model", lambda name: model_on(fake_openai))
+    for _ in range(2):  # once through run(), once through the CLI
+        fake_openai.push(tool_reply(("read_file", {"path": KEY}), content=f"Je lis {KEY}"))
+        fake_openai.push(text_reply(f"Votre clé est {KEY}"))
+    result = run(TASK, model_on(fake_openai), workspace_tools(root))
+    result.trace.save(root.parent / "trace.jsonl")
+    code = cli.main(["run", "--debug", "--workspace", str(root), TASK])
+    out, err = capsys.readouterr()
+    assert result.reason == "answer" and result.message == "Votre clé est ***" and code == 0
+    assert result.messages[2]["tool_calls"][0]["function"]["arguments"] == '{"path": "***"}'
+    sent = [json.dumps(r.body) for r in fake_openai.chat_requests]
+    assert_secret([json.dumps(result.messages), (root.parent / "trace.jsonl").read_text(),
+                   out, err, *sent])
+
+
 def test_bash_cannot_print_the_key(fake_openai: FakeServer, root: Path) -> None:
     command = "env; printenv OPENROUTER_API_KEY || echo absente"
     fake_openai.push(tool_reply(("bash", {"command": command})))

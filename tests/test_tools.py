@@ -13,6 +13,7 @@ from processes import survivors as wait_until_dead
 from harness_lib.errors import ToolError
 from harness_lib.messages import ToolCall, read_call
 from harness_lib.tools import Observation, Tool, run_tool, workspace_tools
+from harness_lib.tools.shell import BACKGROUND
 from harness_lib.tools.workspace import MAX_CHARS, MAX_ENTRIES, Workspace
 
 SECRET = "SENTINELLE-HORS-DU-DOSSIER"
@@ -264,14 +265,25 @@ def test_bash_does_not_read_the_terminal(tools):
     assert run(tools, "bash", timeout=5, command="cat").content == "[code de sortie : 0]"
 
 
+SECRETS = {"OPENROUTER_API_KEY": "sk-or-v1-secret", "GITHUB_TOKEN": "ghp-secret",
+           "MY_SECRET": "chut", "GH_PAT": "ghp_pat", "GITHUB_PAT_RO": "ghp_ro",
+           "AWS_CREDENTIALS": "aws-cred", "DB_PASSWORD": "pwd-1", "SMTP_PASS": "pass-2",
+           "MYSQL_PASSWD": "pwd-3", "NPM_AUTH": "npm-auth", "ssh_private": "priv",
+           "apikey": "lower-key"}
+
+
 def test_bash_hides_secrets(tools, monkeypatch):
-    monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-v1-secret")
-    monkeypatch.setenv("GITHUB_TOKEN", "ghp-secret")
-    monkeypatch.setenv("MY_SECRET", "chut")
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("HARNESS_VISIBLE", "oui")
-    seen = run(tools, "bash", command="env")
-    assert "HARNESS_VISIBLE=oui" in seen.content
-    assert not any(word in seen.content for word in ("sk-or-v1", "ghp-secret", "chut"))
+    monkeypatch.setenv("DATABASE_URL", "postgres://moi:mot-de-passe@db:5432/base")
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy:3128")  # no password: kept as is
+    seen = run(tools, "bash", command="env").content
+    assert "HARNESS_VISIBLE=oui" in seen and "HTTPS_PROXY=http://proxy:3128" in seen
+    assert "PATH=" in seen and "PWD=" in seen  # PAT is a word of GH_PAT, not of PATH
+    assert "DATABASE_URL=postgres://moi:***@db:5432/base" in seen
+    assert not [value for value in SECRETS.values() if value in seen]
+    assert "mot-de-passe" not in seen
 
 
 def test_bash_timeout_kills_the_whole_process_group(tools, root):
@@ -288,8 +300,22 @@ def test_bash_timeout_kills_the_whole_process_group(tools, root):
 
 def test_bash_leaves_no_background_job_behind(tools, root):
     seen = run(tools, "bash", command="sleep 300 >/dev/null 2>&1 & echo $! > pid")
-    assert seen.content == "[code de sortie : 0]"
+    assert seen.content == f"{BACKGROUND}\n[code de sortie : 0]"
     assert wait_until_dead([int((root / "pid").read_text())]) == []
+
+
+@pytest.mark.parametrize("command", ["sleep 300 & echo prêt", "(sleep 300 &); echo prêt",
+                                     "nohup sleep 300 > /dev/null 2>&1 & echo prêt"])
+def test_bash_returns_when_the_command_ends_not_when_its_background_job_does(tools, command):
+    # The job keeps the output pipe open: reading to its end would wait for the timeout,
+    # and the observation would then say « délai … dépassé » instead of the exit code.
+    seen = run(tools, "bash", timeout=30.0, command=command)
+    assert seen.content == f"prêt\n{BACKGROUND}\n[code de sortie : 0]" and not seen.is_error
+
+
+def test_bash_reports_no_background_job_when_there_was_none(tools):
+    assert run(tools, "bash", command="sleep 0.2 & wait; echo fini").content == (
+        "fini\n[code de sortie : 0]")
 
 
 # --- run_tool ------------------------------------------------------------------------------

@@ -16,7 +16,9 @@ counted: that is the course's context bar.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import HarnessError
 from ..messages import Message
@@ -64,7 +66,36 @@ class Step:
     note: str = ""
     loop: str | None = None  # label of the enclosing loop
     turn: int = 0
-    messages: tuple[Message, ...] | None = None  # messages[] after this step (traces only)
+    messages: Sequence[Message] | None = None  # messages[] after this step (traces only)
+
+
+class MessagesView(Sequence[Message]):
+    """messages[] after one step of a trace: a view on the run's growing list, not a copy.
+
+    A copy per step made from_trace quadratic (20 000 steps: seconds). A view costs
+    nothing, and compares equal to the tuple it stands for.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # like the list it looks into
+
+    def __init__(self, every: list[Message], length: int) -> None:
+        self._every, self._length = every, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return tuple(self._every[: self._length][k])
+        if not -self._length <= k < self._length:
+            raise IndexError(k)
+        return self._every[k % self._length]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (tuple, MessagesView)) and tuple(self) == tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 @dataclass(frozen=True)
@@ -105,16 +136,24 @@ def total_at(diagram: Diagram, k: int) -> int:
 
 def peak(diagram: Diagram) -> int:
     """The largest context of the whole diagram: the scale of the context bar."""
-    # One pass, counting as ledger_at does: total_at for every k would be quadratic,
-    # and the player asks for the peak at every step.
-    kept = total = best = 0  # kept: the system and tools tokens that a compaction keeps
+    return max(running_totals(diagram))
+
+
+def running_totals(diagram: Diagram) -> list[int]:
+    """total_at(diagram, k) for every k from 0, in one pass (counting as ledger_at does).
+
+    total_at for every k would be quadratic: the player asks for the peak at every
+    step, and the transcript says the context at every step.
+    """
+    kept = total = 0  # kept: the system and tools tokens that a compaction keeps
+    totals = []
     for entries in (diagram.initial, *(step.entries for step in diagram.steps)):
         for entry in entries:
             total = kept if entry.role == "compact" else total
             total += entry.tokens
             kept += entry.tokens if entry.role in KEPT_BY_COMPACTION else 0
-        best = max(best, total)
-    return best
+        totals.append(total)
+    return totals
 
 
 def fr(n: int) -> str:
@@ -126,7 +165,8 @@ def transcript(diagram: Diagram) -> str:
     """Every step in plain French, for screen readers and for reading offline."""
     names = {p.id: p.label for p in diagram.participants}
     lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
-    lines.append(f"Contexte de départ : {fr(total_at(diagram, 0))} tokens.")
+    totals = running_totals(diagram)  # one pass: total_at at each step would be quadratic
+    lines.append(f"Contexte de départ : {fr(totals[0])} tokens.")
     loop = None
     for step in diagram.steps:
         if step.loop != loop:  # say where loops start and end, as the picture does
@@ -135,7 +175,7 @@ def transcript(diagram: Diagram) -> str:
             loop = step.loop
         who = f"{names.get(step.source, step.source)} → {names.get(step.target, step.target)}"
         lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
-                     f" (contexte : {fr(total_at(diagram, step.index))} tokens)")
+                     f" (contexte : {fr(totals[step.index])} tokens)")
         lines += [f"  Ajouté : {e.role}, {fr(e.tokens)} tokens, {one_line(e.label)}"
                   for e in step.entries]
         lines += [f"  {one_line(step.note)}"] if step.note else []
@@ -159,7 +199,7 @@ def from_trace(trace: Trace) -> Diagram:
         source, arrow, target = ROUTES[event.kind]
         turn += target == "M"
         sent += [event.message] if event.message is not None else []
-        messages = tuple(sent)  # trace.messages_at(i) without rebuilding it: stays linear
+        messages = MessagesView(sent, len(sent))  # trace.messages_at(i), without a copy
         steps.append(Step(i + 1, source, target, arrow, shorten(one_line(gist(event.text))),
                           _entries(event), note(event, len(messages)),
                           TOOL_LOOP if i in loop else None, turn, messages))

@@ -152,4 +152,4 @@ def load(name_or_file: str) -> Diagram:
     except (OSError, ValueError, TypeError, KeyError) as err:  # JSON errors are ValueErrors
         raise HarnessError(f"unreadable {path}: {err}", explication=(
             f"« {path} » est illisible : ni un diagramme Mermaid annoté, ni une trace "
-            "enregistrée par Trace.save.")) from None
+            f"enregistrée par Trace.save ({err}).")) from None

@@ -5,6 +5,7 @@
     strategies.py   how the mock picks its next action (one small rule per mission)
     replay.py       `ReplayModel`, plays a saved run back
     openrouter.py   `OpenRouterModel`, a real model over HTTP (imports httpx)
+    reply.py        a 200 answer read strictly: any other shape is an `ApiError`
     http_errors.py  an HTTP error answer as a French `ApiError`
 
 `OpenRouterModel` is imported on first use only, so that `import harness_lib`

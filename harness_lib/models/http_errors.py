@@ -24,6 +24,7 @@ from typing import Any
 
 from ..errors import ApiError
 
+MAX_DEPTH = 64  # levels of nesting kept from a body: real answers have fewer than 10
 UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
 EXPLICATIONS = {
     400: "Requête refusée par l'API : {message}",
@@ -41,7 +42,9 @@ def http_error(status: int, text: str, retry_after_header: str | None = None) ->
     """Turn an HTTP error answer into an ApiError with the provider's own words."""
     try:
         body = json.loads(text)
-    except ValueError:  # an HTML page from a proxy, an empty body...
+    except (ValueError, RecursionError):  # an HTML page from a proxy, an empty body...
+        body = {"text": text[:2000]}
+    if too_deep(body):  # kept as text: walking it (to hide the key) would crash
         body = {"text": text[:2000]}
     message = (isinstance(body, dict) and innermost_message(body)) or text[:300] or "(vide)"
     explication = EXPLICATIONS.get(status, "L'API a répondu HTTP {status} : {message}")
@@ -77,6 +80,25 @@ def innermost_message(value: Any) -> str | None:
     message = str(error["message"]) if error.get("message") else None
     raw = metadata.get("raw") if isinstance(metadata, dict) else None
     return innermost_message(raw) or message
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when lists and objects nest more than `limit` levels (counted without recursion).
+
+    >>> too_deep([[[]]], limit=2), too_deep({"a": [1, {"b": 2}]}, limit=3)
+    (True, False)
+    """
+    level: list[tuple[Any, int]] = [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(
+            item, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth >= limit:
+                    return True
+                level.append((child, depth + 1))
+    return False
 
 
 def retry_after(value: str | None) -> float | None:

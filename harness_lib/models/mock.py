@@ -6,10 +6,16 @@ It behaves like the API on both sides of the wire:
 - then it decides its next action *from what is in messages[] only*, like a real
   model: the mission (last user message) and the tool results that followed.
 
+It never asks for a tool it was not given, and a malformed `tools` list gets the
+API's 400 (tools_rules.py), like a malformed conversation.
+
 >>> from harness_lib.messages import user
->>> reply = MockModel().complete([user("Lis README.md et résume le projet")], [])
+>>> read_file = {"type": "function", "function": {"name": "read_file", "parameters": {}}}
+>>> reply = MockModel().complete([user("Lis README.md et résume le projet")], [read_file])
 >>> reply.tool_calls[0]["function"]
 {'name': 'read_file', 'arguments': '{"path": "README.md"}'}
+>>> MockModel().complete([user("Lis README.md et résume le projet")], []).message["content"]
+"Il me faudrait l'outil read_file, qu'on ne m'a pas donné : je ne peux pas agir."
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from ..errors import ModelTimeout
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message, assistant, tool_call, validate
 from ..tokens import message_tokens, tools_tokens
+from ..tools_rules import tools_error
 from . import strategies
 from .model import Completion, Price
 
@@ -46,6 +53,9 @@ class MockModel:
         self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion:
         validate(messages)  # a broken conversation is refused before any "thinking"
+        refused = tools_error(tools)
+        if refused is not None:
+            raise refused
         if self.latency > timeout:
             time.sleep(timeout)  # the caller waits as long as it allowed, then gives up
             raise ModelTimeout(timeout)
@@ -63,10 +73,14 @@ class MockModel:
 
     def _next_message(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
         mission, history = strategies.read_conversation(messages)
-        available = {t.get("function", {}).get("name") for t in tools}
+        available = {t["function"]["name"] for t in tools}  # tools_error checked the shape
         action = strategies.decide(mission, history, available)
         if isinstance(action, str):
             return assistant(action)
+        missing = [name for name, _ in action.calls if name not in available]
+        if missing:  # like a real model: it asks only for the tools it was given
+            return assistant(f"Il me faudrait l'outil {missing[0]}, qu'on ne m'a pas donné : "
+                             "je ne peux pas agir.")
         first_id = 1 + sum(len(m.get("tool_calls") or []) for m in messages)
         calls = [
             tool_call(f"call_{first_id + i}", name, args)

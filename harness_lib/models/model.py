@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..limits import MODEL_TIMEOUT
-from ..messages import Message
+from ..messages import Message, valid_message
 
 # The real model used when none is named: cheap, and it calls tools. HARNESS_MODEL overrides it.
 DEFAULT_MODEL = "openai/gpt-4o-mini"
@@ -36,6 +36,10 @@ class Completion:
     finish_reason: str = "stop"
     usage: dict[str, int] | None = None
     request: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # A lone surrogate (a model's bad escape) can be neither sent back nor saved: � instead.
+        self.message = valid_message(self.message)
 
     @property
     def tool_calls(self) -> list[dict[str, Any]]:

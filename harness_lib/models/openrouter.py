@@ -22,23 +22,36 @@ from __future__ import annotations
 import copy
 import json
 import os
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import httpx
 
-from ..errors import ApiError, MissingKey, ModelTimeout
+from ..errors import ApiError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from .http_errors import http_error
 from .model import DEFAULT_MODEL, Completion, Price
+from .reply import parse_body, parse_completion
+
+T = TypeVar("T")
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.
 APP_HEADERS = {"HTTP-Referer": "http://localhost", "X-Title": "La boucle agentique"}
 RETRY_STATUSES = (429, 502, 503)  # worth a second try: the request itself was fine
 MAX_WAIT = 30.0  # never wait longer than this between two tries, whatever the server says
+MAX_REPLY_BYTES = 10_000_000  # a model's answer is a few kB: more is a broken or hostile server
+JSON = {"Content-Type": "application/json"}
+# Every exception httpx raises (timeouts are handled before: they stop with `timeout`).
+HTTPX_ERRORS = (httpx.HTTPError, httpx.InvalidURL, httpx.CookieConflict, httpx.StreamError)
+UNREACHABLE = ("Impossible de joindre {url} : serveur arrêté, réseau coupé ou réponse "
+               "interrompue. Vérifiez base_url et votre connexion.")
+BROKEN = ("La réponse de {url} est illisible : elle annonce une compression (Content-Encoding) "
+          "que son contenu ne respecte pas. Réessayez, ou vérifiez base_url.")
 
 MISSING_KEY = (
     "Aucune clé d'API : créez-en une sur https://openrouter.ai/keys, puis "
@@ -82,102 +95,110 @@ class OpenRouterModel:
     def complete(
         self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion:
-        """Send the conversation and the tool definitions, return the assistant's answer."""
+        """Send the conversation and the tool definitions, return the assistant's answer.
+
+        `timeout` bounds the whole call, retries and waits included.
+        """
         body: dict[str, Any] = {"model": self.name, "messages": messages}
         if tools:  # some servers refuse an empty "tools" list
             body["tools"] = tools
         headers = {**APP_HEADERS, "Authorization": "Bearer ***"}
-        # A copy: the caller keeps appending to `messages` after this call.
-        record = {"url": self.url, "headers": headers, "body": copy.deepcopy(body)}
+        key = self._client.headers["Authorization"].removeprefix("Bearer ")
         try:
-            return parse_completion(_json(self._post(body, timeout)), record)
+            # A copy: the caller keeps appending to `messages` after this call.
+            record = {"url": self.url, "headers": headers, "body": copy.deepcopy(body)}
+            completion = parse_completion(self._post(_encode(body), timeout), record)
         except ApiError as error:  # a server may quote the key back (an echo, a chatty proxy)
-            key = self._client.headers["Authorization"].removeprefix("Bearer ")
             error.hide(key)
             raise
+        # ...in a 200 reply too (content, tool arguments): it never enters messages[].
+        completion.message = hide(completion.message, key)
+        return completion
 
     def close(self) -> None:
         self._client.close()
 
-    def _post(self, body: dict[str, Any], timeout: float) -> httpx.Response:
-        """POST, trying again on 429/502/503 as long as retries are left."""
+    def _post(self, payload: bytes, timeout: float) -> Any:
+        """POST, trying again on 429/502/503 while retries and time are left; the JSON answer."""
+        deadline = time.monotonic() + timeout
         attempt = 0
         while True:
-            response = self._send(body, timeout)
-            if response.is_success:
-                return response
-            error = http_error(
-                response.status_code, response.text, response.headers.get("Retry-After")
-            )
-            if response.status_code not in RETRY_STATUSES or attempt >= self.max_retries:
+            status, header, data = _within(deadline, timeout,
+                                           partial(self._exchange, payload, deadline, timeout))
+            if 200 <= status < 300:
+                return parse_body(status, data)
+            error = http_error(status, data.decode("utf-8", "replace"), header)
+            if status not in RETRY_STATUSES or attempt >= self.max_retries:
                 raise error
             # The server's own Retry-After first, else 1 s, 2 s, 4 s...
-            wait = error.retry_after if error.retry_after is not None else 2.0**attempt
-            self._sleep(min(wait, MAX_WAIT))
+            wait = min(error.retry_after if error.retry_after is not None else 2.0**attempt,
+                       MAX_WAIT)
+            if time.monotonic() + wait >= deadline:  # the caller's limit comes first
+                error.explication += (f" (Attendre {wait:g} s de plus dépasserait le délai de "
+                                      f"{timeout:g} s accordé à l'appel : abandon.)")
+                raise error
+            self._sleep(wait)
             attempt += 1
 
-    def _send(self, body: dict[str, Any], timeout: float) -> httpx.Response:
+    def _exchange(self, payload: bytes, deadline: float, timeout: float
+                  ) -> tuple[int, str | None, bytes]:
+        """One POST. The body is read in chunks: cut at the deadline or past MAX_REPLY_BYTES.
+
+        httpx's timeout applies to each read: a server sending one byte a second would
+        never trip it. Checking the clock between chunks bounds the whole answer.
+        """
         try:
-            return self._client.post(self.url, json=body, timeout=timeout)
+            with self._client.stream("POST", self.url, content=payload, headers=JSON,
+                                     timeout=max(deadline - time.monotonic(), 0.001)) as response:
+                data = bytearray()
+                for chunk in response.iter_bytes():
+                    data += chunk
+                    if len(data) > MAX_REPLY_BYTES:
+                        raise ApiError(response.status_code, "reply too large", explication=(
+                            f"La réponse dépasse {MAX_REPLY_BYTES} octets : ce n'est pas une "
+                            "réponse de modèle (serveur défaillant ?). Vérifiez base_url."))
+                    if time.monotonic() > deadline:
+                        raise ModelTimeout(timeout)
+                return response.status_code, response.headers.get("Retry-After"), bytes(data)
         except httpx.TimeoutException as exc:
             raise ModelTimeout(timeout) from exc
-        except httpx.TransportError as exc:  # refused, DNS, connection cut mid-answer
-            raise ApiError(
-                None,
-                f"{type(exc).__name__}: {exc}",
-                explication=f"Impossible de joindre {self.url} : serveur arrêté, réseau "
-                "coupé ou réponse interrompue. Vérifiez base_url et votre connexion.",
-            ) from exc
+        except HTTPX_ERRORS as exc:  # refused, DNS, connection cut, a lying Content-Encoding...
+            why = BROKEN if isinstance(exc, httpx.DecodingError) else UNREACHABLE
+            raise ApiError(None, f"{type(exc).__name__}: {exc}",
+                           explication=why.format(url=self.url)) from exc
 
 
-def _json(response: httpx.Response) -> Any:
+def _within(deadline: float, timeout: float, work: Callable[[], T]) -> T:
+    """work() in a worker thread, which the caller waits for until the deadline, not later.
+
+    A read blocked in the network cannot be interrupted: the caller stops waiting, and the
+    worker ends on its own (its reads have a timeout, its loop checks the clock).
+    """
+    done: list[tuple[bool, Any]] = []
+
+    def worker() -> None:
+        try:
+            done.append((True, work()))
+        except BaseException as exc:  # raised again below, in the caller's thread
+            done.append((False, exc))
+
+    thread = threading.Thread(target=worker, daemon=True, name="harness-http")
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    if not done:
+        raise ModelTimeout(timeout)
+    ok, value = done[0]
+    if not ok:
+        raise value
+    result: T = value
+    return result
+
+
+def _encode(body: dict[str, Any]) -> bytes:
+    """The request as JSON bytes, or ApiError: nothing is sent that JSON cannot say."""
     try:
-        return response.json()
-    except ValueError:
-        raise ApiError(
-            response.status_code,
-            f"invalid JSON body: {response.text[:200]!r}",
-            explication="La réponse de l'API n'est pas du JSON valide (tronquée, ou page "
-            "d'erreur d'un proxy) : réessayez, ou vérifiez base_url.",
-            body={"text": response.text[:2000]},
-        ) from None
-
-
-def parse_completion(data: Any, request: dict[str, Any]) -> Completion:
-    """Read `choices[0]` of a 200 answer; an error hidden in it becomes an ApiError."""
-    if isinstance(data, dict) and data.get("error"):  # OpenRouter can do that with a 200
-        code = data["error"].get("code") if isinstance(data["error"], dict) else None
-        raise http_error(code if isinstance(code, int) else 200, json.dumps(data))
-    choices = data.get("choices") if isinstance(data, dict) else None
-    first = choices[0] if isinstance(choices, list) and choices else {}
-    raw = first.get("message") if isinstance(first, dict) else None
-    if not isinstance(raw, dict):
-        raise ApiError(
-            200,
-            "no choices in the response",
-            explication="L'API a répondu sans aucun message (`choices` vide) : réessayez.",
-            body=data if isinstance(data, dict) else {"json": data},
-        )
-    message: Message = {"role": raw.get("role") or "assistant", "content": raw.get("content")}
-    calls = [_tool_call(c) for c in raw.get("tool_calls") or [] if isinstance(c, dict)]
-    if calls:
-        message["tool_calls"] = calls
-    finish = first.get("finish_reason") or ("tool_calls" if calls else "stop")
-    usage = data.get("usage")
-    if isinstance(usage, dict):  # keep the token counts, drop nested details and costs
-        usage = {k: v for k, v in usage.items() if type(v) is int}
-    return Completion(message, finish, usage or None, request)
-
-
-def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
-    """The canonical shape, whatever extra fields a provider adds (index...)."""
-    function = call.get("function") or {}
-    arguments = function.get("arguments")
-    if not isinstance(arguments, str):  # a few servers send an object, not a JSON string
-        arguments = json.dumps(arguments or {})
-    name = function.get("name", "")
-    return {
-        "id": call.get("id", ""),
-        "type": "function",
-        "function": {"name": name, "arguments": arguments},
-    }
+        return json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (ValueError, TypeError, RecursionError) as err:  # NaN, an object, a lone surrogate
+        raise ApiError(None, f"request is not JSON: {err}", explication=(
+            "La requête contient une valeur que JSON ne sait pas écrire (NaN, Infinity, objet "
+            "Python, texte qui n'est pas de l'UTF-8 valide) : rien n'a été envoyé.")) from None

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import ToolError
+from ..messages import valid_text
 
 MAX_PATH = 1024  # characters: real paths are far shorter, longer ones are accidents or attacks
 MAX_FILE_BYTES = 2_000_000  # bigger files are not read: no model context could hold them
@@ -112,7 +113,11 @@ class Workspace:
         if len(lines) > MAX_ENTRIES:
             lines[MAX_ENTRIES:] = [f"… [liste tronquée à {MAX_ENTRIES} entrées : "
                                    "listez un sous-dossier]"]
-        return "\n".join(lines) or f"{path} est vide"
+        text = "\n".join(lines)
+        shown = valid_text(text)  # a name that is not UTF-8 holds lone surrogates: said
+        if shown != text:
+            shown = f"[noms non UTF-8 : octets illisibles remplacés par �]\n{shown}"
+        return shown or f"{path} est vide"
 
     def _open(self, path: str, flags: int) -> int:
         """os.open of a resolved path that cannot be tricked by a link swapped in meanwhile."""
