@@ -214,7 +214,8 @@ def long_diagrams(repeat: int, sizes: Sequence[int] = (5_000, 20_000)) -> list[R
 def hostile_inputs(repeat: int) -> list[Result]:
     """What a model could send to slow the harness: a 40 000-character mission to the mock,
     10 000-character commands (the cap) to the policy. The worst of the hostile commands."""
-    from harness_lib.policy import DEFAULT_POLICY, MAX_COMMAND, check
+    from harness_lib.messages import ToolCall
+    from harness_lib.policy import DEFAULT_POLICY, MAX_COMMAND, check_permission
 
     tools = [t.schema() for t in workspace_tools(example_workspace("mini"))]
     mission = [{"role": "user", "content": "Lis " + "a/" * 20_000 + "b.txt"}]
@@ -224,12 +225,11 @@ def hostile_inputs(repeat: int) -> list[Result]:
 
     def worst() -> None:
         for command in commands:
-            check({"function": {"name": "bash", "arguments": json.dumps({"command": command})}},
-                  DEFAULT_POLICY)
+            check_permission(ToolCall("bash", {"command": command}), DEFAULT_POLICY)
 
     return [measure("MockModel, 40 000-character mission", 100, repeat,
                     MockModel().complete, mission, tools),
-            measure(f"policy.check, 6 hostile {MAX_COMMAND}-char commands", 600, repeat, worst)]
+            measure(f"check_permission, 6 hostile {MAX_COMMAND}-char commands", 600, repeat, worst)]
 
 
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
