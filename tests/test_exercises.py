@@ -23,6 +23,7 @@ from harness_lib.course.exercises import (
     harness_exercise,
 )
 from harness_lib.course.exercises import question as question_by_id
+from harness_lib.course.french import typography
 
 FIELDS = ["role", "tool_call_id", "content", "invention", "champs"]
 CHAPTER = ('{ "role": "tool", "tool_call_id": "call_1", '
@@ -229,13 +230,13 @@ def test_numeric_feedback_then_second_try_then_answer() -> None:
     assert "déjà essayé" in answer(q, "432000")  # the same number, typed differently
     shown = answer(q, "100 000")
     assert "Trop bas" in shown and "Additionnez" in shown
-    assert q.revealed and "La réponse\u00a0: 234\u202f000 tokens. 3 000 × 78." in shown
+    assert q.revealed and "La réponse\u00a0: 234\u202f000 tokens. 3\u202f000 × 78." in shown
 
 
 def test_numeric_unreadable_input_costs_no_try() -> None:
     q = exercise(BILL)
     shown = answer(q, "deux cent mille")
-    assert "n'est pas un nombre" in shown and q.attempts == 0 and not q.revealed
+    assert "n’est pas un nombre" in shown and q.attempts == 0 and not q.revealed
     assert answer(q, "234 000 tokens").startswith("<p>✔") and q.solved
 
 
@@ -251,8 +252,8 @@ def test_widgets_show_french_typography() -> None:
     q = exercise(ShortText("Quel champ ?", ["tool_call_id"]))
     q.show.click()
     assert "«\u00a0tool_call_id\u00a0»" in q.result.value
-    prompt = q.widget.children[0].value
-    assert prompt == "Quel champ\u202f?"
+    assert q.widget.children[0].value == "Quel champ\u202f?"
+    assert typography("L'API refuse 12 000 'call_9'") == "L’API refuse 12\u202f000 'call_9'"
 
 
 def test_the_course_questions_are_built_by_id() -> None:

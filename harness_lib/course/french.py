@@ -70,20 +70,25 @@ def normalise(text: str) -> str:
 
 
 _CODE = re.compile(r"(<code>.*?</code>|<pre>.*?</pre>)", re.DOTALL)
-_BEFORE = [(re.compile(r" ([;!?])"), "\u202f\\1"), (re.compile(r" :"), "\u00a0:"),
-           (re.compile(r"« "), "«\u00a0"), (re.compile(r" »"), "\u00a0»")]
+_RULES = [
+    (re.compile(r" ([;!?])"), "\u202f\\1"),  # narrow no-break space before ; ! ?
+    (re.compile(r" :"), "\u00a0:"),  # no-break space before :
+    (re.compile(r"« "), "«\u00a0"), (re.compile(r" »"), "\u00a0»"),  # and inside « »
+    (re.compile(r"(?<=\d) (?=\d{3}\b)"), "\u202f"),  # 36 000: one word, never cut
+    (re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])"), "’"),  # l'API -> l’API, not 'call_9'
+]
 
 
 def typography(text: str) -> str:
-    """French spacing outside code: no-break spaces before : and inside « », narrow ones
-    before ; ! ? (so that a line never starts with a lone « ? »).
+    """French typography outside code: no-break spaces before : ; ! ?, inside « » and in
+    numbers (a line never starts with a lone « ? » or « 000 »), curly apostrophes.
 
-    >>> typography("Vrai ? « <code>a : b</code> » : oui") == (
-    ...     "Vrai\\u202f? «\\u00a0<code>a : b</code>\\u00a0»\\u00a0: oui")
+    >>> typography("L'API ? « <code>a : 'b'</code> » : 36 000") == (
+    ...     "L’API\u202f? «\u00a0<code>a : 'b'</code>\u00a0»\u00a0: 36\u202f000")
     True
     """
     parts = _CODE.split(text)
     for i in range(0, len(parts), 2):  # even parts are prose, odd ones code
-        for pattern, replacement in _BEFORE:
+        for pattern, replacement in _RULES:
             parts[i] = pattern.sub(replacement, parts[i])
     return "".join(parts)
