@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,3 +131,11 @@ def test_short_text_variants_mistakes_and_escaping() -> None:
 def test_an_open_question_has_a_model_answer_and_no_grade() -> None:
     q = Open("Que faites-vous ?", "<p>Relever la limite.</p>")
     assert q.solution == "<p>Relever la limite.</p>" and not hasattr(q, "grade")
+
+
+@pytest.mark.parametrize("name", ["answers", "french", "questions", "exercises", "tool_message"])
+def test_docstring_examples_of_the_exercise_modules(name: str) -> None:
+    # tests/test_doctests.py walks harness_lib's top level only: run these here too.
+    module = importlib.import_module(f"harness_lib.course.{name}")
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried and failures == 0

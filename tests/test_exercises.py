@@ -252,7 +252,7 @@ def test_widgets_show_french_typography() -> None:
     q = exercise(ShortText("Quel champ ?", ["tool_call_id"]))
     q.show.click()
     assert "«\u00a0tool_call_id\u00a0»" in q.result.value
-    assert q.widget.children[0].value == "Quel champ\u202f?"
+    assert q.widget.children[0].value.endswith("</style>Quel champ\u202f?")
     assert typography("L'API refuse 12 000 'call_9'") == "L’API refuse 12\u202f000 'call_9'"
 
 

@@ -69,7 +69,7 @@ class MultipleChoice(_Checked):
         return Verdict(answer == self.correct, self.feedback[answer])
 
     def reveal(self) -> str:
-        right = html.escape(self.choices[self.correct], quote=False)
+        right = html.escape(self.choices[self.correct].rstrip("."), quote=False)
         return f"La bonne réponse : « {right} ». {self.feedback[self.correct]}"
 
 

@@ -33,6 +33,14 @@ __all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "Mu
            "exercise", "feedback_html", "harness_exercise", "question"]
 
 TRIES = 2  # wrong answers before the answer shows: one mistake is allowed, and explained
+# ipywidgets gives each radio label, and each line of HTML, one widget's height (28 px):
+# a long choice wrapped at 800 px overlapped the next one, and paragraphs were airy.
+# The HTML widget sets innerHTML, so this <style> applies.
+STYLE = ("<style>.harness-exercise .widget-html-content{line-height:1.5}"
+         ".harness-exercise .widget-radio-box label{height:auto;line-height:1.4;"
+         "display:flex;align-items:flex-start;padding:3px 0}"
+         ".harness-exercise .widget-radio-box input{height:auto;margin-top:3px;flex:none;"
+         "order:-1}</style>")
 
 
 class _Exercise:
@@ -47,8 +55,9 @@ class _Exercise:
         return bundle
 
 
-def _box(w: Any, children: list[Any]) -> Any:
-    box = w.VBox(children)
+def _box(w: Any, prompt: str, children: list[Any]) -> Any:
+    """The exercise: its prompt (HTML, French typography), then its parts."""
+    box = w.VBox([w.HTML(STYLE + typography(prompt)), *children])
     box.add_class("harness-exercise")
     return box
 
@@ -68,18 +77,19 @@ class Checked(_Exercise):
         self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
         self.attempts = 0
         if isinstance(spec, MultipleChoice):
-            self.input = w.RadioButtons(options=[(c, i) for i, c in enumerate(spec.choices)],
+            choices = [(typography(c), i) for i, c in enumerate(spec.choices)]
+            self.input = w.RadioButtons(options=choices,
                                         value=None, layout=w.Layout(width="auto"))
         else:
             self.input = w.Text(placeholder="Votre réponse", layout=w.Layout(width="16em"))
         self.button = w.Button(description="Vérifier", button_style="primary")
-        self.show = w.Button(description="Voir la réponse")
+        self.show = w.Button(description="Voir la réponse", layout=w.Layout(width="auto"))
         self.result = w.HTML()
         _tag(answer=self.input, check=self.button, show=self.show, feedback=self.result)
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self.reveal())
-        self.widget = _box(w, [w.HTML(typography(spec.prompt)), self.input,
-                               w.HBox([self.button, self.show]), self.result])
+        self.widget = _box(w, spec.prompt, [self.input, w.HBox([self.button, self.show]),
+                                            self.result])
         choices = getattr(spec, "choices", [])
         self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
 
@@ -150,10 +160,10 @@ class Prediction(_Exercise):
 
         self.reveal_html = reveal
         self.text = w.Textarea(placeholder="Votre réponse…", layout=w.Layout(width="100%"))
-        self.button = w.Button(description=button)
+        self.button = w.Button(description=button, layout=w.Layout(width="auto"))
         self.answer = w.HTML()
         _tag(answer=self.text, show=self.button, feedback=self.answer)
-        self.widget = _box(w, [w.HTML(typography(prompt)), self.text, self.button, self.answer])
+        self.widget = _box(w, prompt, [self.text, w.HBox([self.button]), self.answer])
         self.button.on_click(lambda _: self.reveal())
         self.summary = _plain(prompt)
 
@@ -197,14 +207,14 @@ class HarnessExercise(_Exercise):
         self.attempts, self.solved = 0, False
         self.text = w.Textarea(value=skeleton, layout=w.Layout(width="100%", height="8em"))
         self.button = w.Button(description="Vérifier", button_style="primary")
-        self.show = w.Button(description="Voir la solution")
+        self.show = w.Button(description="Voir la solution", layout=w.Layout(width="auto"))
         self.feedback = w.HTML()
         self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
                         "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
         request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))
-        intro = w.HTML(f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
-                       f"<pre>{request}</pre>")
-        self.widget = _box(w, [intro, self.text, w.HBox([self.button, self.show]), self.feedback])
+        intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
+                 f"<pre>{request}</pre>")
+        self.widget = _box(w, intro, [self.text, w.HBox([self.button, self.show]), self.feedback])
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self._reveal())
 

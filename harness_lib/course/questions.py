@@ -354,8 +354,8 @@ QUESTIONS: dict[str, Spec] = {
                     "d'outil + résultat ». Pas de réponse finale : c'est le harness qui arrête."),
     "05-vingt-tours": Open(
         "<p>Une mission demande <b>20 tours</b> pour aboutir ; la limite du harness est de "
-        "<b>15</b>. Que se passe-t-il au 15e tour, et que faites-vous ensuite ? Écrivez votre "
-        "réponse, puis comparez-la à la réponse modèle.</p>",
+        "<b>15</b>. Que se passe-t-il au quinzième tour, et que faites-vous ensuite ? Écrivez "
+        "votre réponse, puis comparez-la à la réponse modèle.</p>",
         "<p><b>Ce qui se passe.</b> Le harness fait ses 15 tours, puis s'arrête de lui-même avec "
         "le message « Arrêt propre: maximum de 15 tours dépassé. » (<code>run.reason</code> vaut "
         "<code>\"max_turns\"</code>). L'arrêt est propre : chaque demande du dernier tour a reçu "
