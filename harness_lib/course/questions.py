@@ -334,7 +334,7 @@ QUESTIONS: dict[str, Spec] = {
         "</p>",
         15, unit="appels",
         mistakes={16: "Le harness ne rappelle pas le modèle pour lui annoncer l'arrêt : après le "
-                      "15e tour, il s'arrête sans nouvel appel."},
+                      "quinzième tour, il s'arrête sans nouvel appel."},
         explanation="Un appel par tour, 15 tours au plus : c'est le harness qui compte, pas le "
                     "modèle."),
     "05-messages-max": Numeric(
