@@ -12,12 +12,18 @@ from hypothesis import strategies as st
 from harness_lib.course.exercises import (
     SKELETON,
     SOLUTION,
+    Checked,
     Feedback,
+    Numeric,
     Prediction,
     Question,
+    ShortText,
     check_tool_message,
+    exercise,
     harness_exercise,
 )
+from harness_lib.course.exercises import question as question_by_id
+from harness_lib.course.french import typography
 
 FIELDS = ["role", "tool_call_id", "content", "invention", "champs"]
 CHAPTER = ('{ "role": "tool", "tool_call_id": "call_1", '
@@ -126,9 +132,17 @@ def test_check_never_raises(candidate: object) -> None:
 
 def question() -> Question:
     return Question("<b>Que sait le modèle avant le résultat ?</b>",
-                    ["Le contenu de README.md", "Seulement sa propre demande d'outil"],
+                    ["Le contenu de README.md", "Seulement sa propre demande d'outil",
+                     "Tout le dossier de travail"],
                     correct=1, feedback=["Le fichier n'a pas encore été lu.",
-                                         "Il a demandé read_file, rien de plus."])
+                                         "Il a demandé read_file, rien de plus.",
+                                         "Rien du dossier n'entre sans un outil."])
+
+
+def answer(q: Checked, value: object) -> str:
+    q.input.value = value
+    q.button.click()
+    return q.result.value
 
 
 def test_question_asks_for_a_choice_first() -> None:
@@ -137,20 +151,51 @@ def test_question_asks_for_a_choice_first() -> None:
     assert "Choisissez" in q.result.value and q.attempts == 0
 
 
-def test_question_wrong_answer_explains_it_and_gives_the_right_one() -> None:
+def test_a_wrong_answer_shows_its_own_feedback_only_and_leaves_a_second_try() -> None:
     q = question()
-    q.radio.value = 0
-    q.button.click()
-    assert not q.solved and "✘" in q.result.value
-    assert "pas encore été lu" in q.result.value
-    assert "Seulement sa propre demande" in q.result.value and "read_file" in q.result.value
+    shown = answer(q, 0)
+    assert not q.solved and not q.revealed and "✘" in shown
+    assert "pas encore été lu" in shown and "essayez encore" in shown
+    # neither the right choice nor its feedback, nor another option's feedback
+    assert "Seulement sa propre demande" not in shown and "read_file" not in shown
+    assert "Rien du dossier" not in shown
 
 
-def test_question_right_answer() -> None:
+def test_the_same_wrong_answer_twice_costs_no_try() -> None:
     q = question()
-    q.radio.value = 1
-    q.button.click()
-    assert q.solved and q.result.value.startswith("<p>✔") and "read_file" in q.result.value
+    answer(q, 0)
+    shown = answer(q, 0)
+    assert "déjà essayé" in shown and not q.revealed and q.attempts == 1
+
+
+def test_the_second_wrong_answer_reveals_the_right_one() -> None:
+    q = question()
+    answer(q, 0)
+    shown = answer(q, 2)
+    assert q.revealed and not q.solved
+    assert "Rien du dossier" in shown and "pas encore été lu" not in shown
+    assert "Seulement sa propre demande" in shown and "read_file" in shown
+
+
+def test_a_right_answer_after_a_wrong_one_is_solved() -> None:
+    q = question()
+    answer(q, 2)
+    shown = answer(q, 1)
+    assert q.solved and shown.startswith("<p>✔") and "read_file" in shown
+    assert q.attempts == 2
+
+
+def test_voir_la_reponse_reveals_at_any_time() -> None:
+    q = question()
+    q.show.click()
+    assert q.revealed and "Seulement sa propre demande" in q.result.value
+    assert q.radio.value is None
+
+
+def test_check_answer_grades_without_touching_the_widget() -> None:
+    q = question()
+    assert q.check_answer(1) and not q.check_answer(0) and not q.check_answer(None)
+    assert q.result.value == "" and q.attempts == 0 and q.solution == 1
 
 
 def test_each_question_is_independent() -> None:
@@ -170,6 +215,55 @@ def test_question_displays_a_widget_with_a_text_fallback() -> None:
     bundle = question()._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert "Seulement sa propre demande" in bundle["text/plain"]
+    assert "<b>" not in bundle["text/plain"]
+
+
+BILL = Numeric("Combien de tokens facturés ?", 234_000, unit="tokens",
+               mistakes={432_000: "Comme si chaque appel envoyait le dernier contexte."},
+               too_low="Additionnez les douze envois.", explanation="3 000 × 78.")
+
+
+def test_numeric_feedback_then_second_try_then_answer() -> None:
+    q = exercise(BILL)
+    shown = answer(q, "432 000")
+    assert "dernier contexte" in shown and "234" not in shown and not q.revealed
+    assert "déjà essayé" in answer(q, "432000")  # the same number, typed differently
+    shown = answer(q, "100 000")
+    assert "Trop bas" in shown and "Additionnez" in shown
+    assert q.revealed and "La réponse\u00a0: 234\u202f000 tokens. 3\u202f000 × 78." in shown
+
+
+def test_numeric_unreadable_input_costs_no_try() -> None:
+    q = exercise(BILL)
+    shown = answer(q, "deux cent mille")
+    assert "n’est pas un nombre" in shown and q.attempts == 0 and not q.revealed
+    assert answer(q, "234 000 tokens").startswith("<p>✔") and q.solved
+
+
+def test_short_text_accepts_variants_and_explains_known_mistakes() -> None:
+    q = exercise(ShortText("Quel champ ?", ["tool_call_id"], feedback="Il relie.",
+                           mistakes={"id": "id est le champ de la demande."}))
+    assert "champ de la demande" in answer(q, " ID ")
+    assert "déjà essayé" in answer(q, "id")
+    assert answer(q, "« Tool_Call_ID »").startswith("<p>✔") and q.solved
+
+
+def test_widgets_show_french_typography() -> None:
+    q = exercise(ShortText("Quel champ ?", ["tool_call_id"]))
+    q.show.click()
+    assert "«\u00a0tool_call_id\u00a0»" in q.result.value
+    assert q.widget.children[0].value.endswith("</style>Quel champ\u202f?")
+    assert typography("L'API refuse 12 000 'call_9'") == "L’API refuse 12\u202f000 'call_9'"
+
+
+def test_the_course_questions_are_built_by_id() -> None:
+    widget = question_by_id("07-missing-call")
+    assert isinstance(widget, Checked) and widget.solution == 1
+    open_question = question_by_id("05-vingt-tours")
+    assert isinstance(open_question, Prediction)
+    assert open_question.button.description == "Voir la réponse modèle"
+    with pytest.raises(KeyError, match="question inconnue"):
+        question_by_id("99-nulle-part")
 
 
 def test_prediction_reveals_the_answer_with_the_learners_guess_escaped() -> None:
@@ -180,7 +274,7 @@ def test_prediction_reveals_the_answer_with_the_learners_guess_escaped() -> None
     assert "&lt;b&gt;rien&lt;/b&gt;" in p.answer.value and "call_1" in p.answer.value
     empty = Prediction("?", "<p>réponse</p>")
     empty.button.click()
-    assert "Pas de prédiction" in empty.answer.value and "réponse" in empty.answer.value
+    assert "Rien d'écrit" in empty.answer.value and "réponse" in empty.answer.value
 
 
 def test_harness_exercise_from_skeleton_to_solution() -> None:
@@ -202,10 +296,12 @@ def test_harness_exercise_never_raises(text: str) -> None:
     assert "✘" in ex.feedback.value
 
 
-def test_harness_exercise_shows_a_solution_after_three_failures() -> None:
+def test_harness_exercise_shows_a_solution_after_three_failures_or_on_demand() -> None:
     ex, other = harness_exercise(), harness_exercise()
     for _ in range(3):
         assert "Une solution" not in ex.feedback.value
         ex.button.click()
     assert "Une solution" in ex.feedback.value and "introuvable" in ex.feedback.value
     assert other.feedback.value == "" and other.attempts == 0
+    other.show.click()
+    assert "Une solution" in other.feedback.value and other.attempts == 0

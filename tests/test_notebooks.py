@@ -18,8 +18,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from harness_lib.course.answers import MultipleChoice, Numeric, Open, ShortText, Spec
 from harness_lib.course.diagram import DiagramError
+from harness_lib.course.french import number_fr
 from harness_lib.course.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
+from harness_lib.course.questions import QUESTIONS
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -37,6 +40,12 @@ SECTIONS = (
     "Une erreur est aussi une observation", "La boucle complète", "Conditions d\u2019arrêt",
     "ReAct", "Dans le code du mini-harness",
 )
+# Exercises are built by id from the bank (harness_lib/course/questions.py), never inline.
+ASKED = re.compile(r"""\bquestion\(\s*["']([\w-]+)["']\s*\)""")
+INLINE_EXERCISE = re.compile(r"\b(Question|Prediction|MultipleChoice|Numeric|ShortText|Open|"
+                             r"exercise)\(")
+SHOWN = re.compile(ASKED.pattern + r"(?!\s*\.)")  # displayed, not question(…).check_answer(…)
+CHECKED_EXERCISES = 2  # at least, in each notebook 01-07 (« jouez le rôle du harness » counts)
 MAX_DEF_LINES = 5  # a longer def/class in a cell is library code that belongs in harness_lib
 FRENCH_WORDS = {"le", "la", "les", "des", "une", "est", "vous", "pour", "dans", "que", "qui"}
 FENCE = re.compile(r"^```mermaid[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -124,14 +133,19 @@ class TestEachNotebook:
         first_heading = next((ln for ln in last.source.splitlines() if ln.startswith("#")), "")
         assert "Récapitulatif" in first_heading, "la dernière cellule s'ouvre sur « Récapitulatif »"
 
-    def test_questions_do_not_show_their_answers(self, path: Path) -> None:
-        # A Question's code holds `correct=` and the feedback, a Prediction's its reveal:
-        # the learner must see the widget, not the answer, before answering.
+    def test_question_cells_show_no_answer(self, path: Path) -> None:
+        # Lab previews a collapsed cell's first line: a question built in the cell, with its
+        # `correct=` index or its feedback, gave its answer away. The bank keeps them out.
         for cell in read(path).cells:
-            if cell.cell_type == "code" and re.search(r"^\s*(?:Question|Prediction)\(",
-                                                      cell.source, re.M):
-                hidden = cell.metadata.get("jupyter", {}).get("source_hidden")
-                assert hidden, f"cellule {cell.id} : code de la question à masquer (source_hidden)"
+            if cell.cell_type != "code":
+                continue
+            built = INLINE_EXERCISE.search(cell.source)
+            assert not built, (f"cellule {cell.id} : {built[1]}(...) écrit la réponse dans la "
+                               "cellule ; mettez la question dans course/questions.py, puis "
+                               "question(\"id\")")
+            for name in SHOWN.findall(cell.source):  # not the checks, run once it is answered
+                shown = [a for a in answer_texts(QUESTIONS[name]) if written(a, cell.source)]
+                assert not shown, f"cellule {cell.id} : la réponse se lit dans le code ({shown})"
 
     def test_mermaid_fences_parse_and_chapter_ones_are_exact(self, path: Path) -> None:
         titles = {chapter_diagram(name).title: name for name in CHAPTER}
@@ -143,6 +157,49 @@ class TestEachNotebook:
             if diagram.title in titles:  # a chapter diagram: the chapter's text, exactly
                 assert body == chapter_source(titles[diagram.title]), (
                     f"le diagramme « {diagram.title} » diffère du texte du chapitre")
+
+
+def answer_texts(spec: Spec) -> list[str]:
+    """How a question's answer could be written in a cell's source."""
+    if isinstance(spec, MultipleChoice):
+        return [spec.choices[spec.correct], f"correct={spec.correct}", *spec.feedback]
+    if isinstance(spec, Numeric):
+        value = spec.answer
+        return [number_fr(value), f"{value:_}", str(int(value)) if value == int(value) else
+                str(value)] + ([spec.explanation] if spec.explanation else [])
+    if isinstance(spec, ShortText):
+        return list(spec.answers)
+    assert isinstance(spec, Open)
+    return [spec.model_answer]
+
+
+def written(answer: str, source: str) -> bool:
+    """`answer` in `source` as a whole: 4 is not written in question("04-appels")."""
+    return re.search(rf"(?<![\w.]){re.escape(answer)}(?![\w])", source) is not None
+
+
+def test_the_answer_check_sees_an_answer_in_a_cell() -> None:
+    """The check above, on cells that do give the answer away (and ones that do not)."""
+    def gives(source: str) -> bool:
+        return any(written(a, source) for name in SHOWN.findall(source)
+                   for a in answer_texts(QUESTIONS[name]))
+    assert gives('question("07-normal")  # correct=0')
+    assert gives('question("04-facture")  # 234 000'.replace(" 0", "\u202f0"))
+    assert gives('question("04-appels")  # 4 appels')
+    assert not gives('question("04-appels")') and not gives('question("07-normal")')
+    assert not gives('assert question("04-facture").check_answer(234_000)')  # a check
+    assert INLINE_EXERCISE.search('Question(f"<b>{Q}</b>", CHOIX, 0, [')
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p.name[:2] in
+                                  ("01", "02", "03", "04", "05", "06", "07")],
+                         ids=lambda p: p.name)
+def test_each_notebook_has_checked_exercises(path: Path) -> None:
+    checked = 0
+    for source in code(read(path)):
+        checked += sum(not isinstance(QUESTIONS[name], Open) for name in ASKED.findall(source))
+        checked += source.count("harness_exercise()")
+    assert checked >= CHECKED_EXERCISES, f"{path.name} : {checked} exercice(s) vérifié(s)"
 
 
 def test_the_start_page_maps_every_notebook_and_section() -> None:

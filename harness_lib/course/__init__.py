@@ -7,7 +7,8 @@ the only imports of ipywidgets and IPython in the project.
     diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
     player.py, charts.py                       the animated player and its context bar
     playground.py, replies.py                  the mock/real toggle and `send(messages)`
-    exercises.py, tool_message.py              questions, predictions, « jouez le harness »
+    exercises.py, tool_message.py              question widgets, « jouez le rôle du harness »
+    answers.py, french.py, questions.py        grading without widgets, the question bank
     approval.py                                a human's yes or no in a notebook
     react.py                                   a run read as ReAct (reasoning, action, observation)
     codeview.py                                the harness's source, with its key lines marked

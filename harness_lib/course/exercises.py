@@ -1,37 +1,50 @@
-"""Exercise widgets: a question to check, a prediction to reveal, the harness to play.
+"""Exercise widgets: checked questions, open questions, and « jouez le rôle du harness ».
 
-Each call builds its own widgets: re-running a cell gives a fresh, independent exercise.
-The checks themselves are plain functions (tool_message.py), tested without widgets.
+A checked question (a choice, a number, a short text: answers.py) gives the feedback
+of the answer given, and only of it; a wrong answer leaves a second try, and the
+answer shows after the second wrong one, or on « Voir la réponse ». The course's
+questions live by id in questions.py: a cell says `question("07-normal")`, so its
+source shows no answer. Each call builds fresh widgets: re-running a cell starts over.
 
 >>> q = Question("Qui exécute read_file ?", ["Le modèle", "Le harness"], correct=1,
 ...              feedback=["Il ne fait que demander.", "Oui : il exécute, puis renvoie."])
 >>> q.radio.value = 0
 >>> q.button.click()
->>> q.solved, "Le harness" in q.result.value
-(False, True)
+>>> q.solved, "demander" in q.result.value, "Le harness" in q.result.value
+(False, True, False)
+>>> q.check_answer(1), q.check_answer(0)
+(True, False)
 """
 
 from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from .tool_message import Feedback, check_tool_message, feedback_html
+from .answers import MultipleChoice, Numeric, Open, ShortText, Spec, Verdict
+from .french import normalise, parse_number, typography
+from .tool_message import REQUEST, SKELETON, SOLUTION, Feedback, check_tool_message, feedback_html
 
-__all__ = ["Feedback", "HarnessExercise", "Prediction", "Question", "check_tool_message",
-           "feedback_html", "harness_exercise"]
+__all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "MultipleChoice",
+           "Numeric", "Open", "Prediction", "Question", "ShortText", "check_tool_message",
+           "exercise", "feedback_html", "harness_exercise", "question"]
 
-SOLUTION = {"role": "tool", "tool_call_id": "call_1", "content": "Erreur : README.md introuvable"}
-SKELETON = '{\n  "role": "",\n  "tool_call_id": "",\n  "content": ""\n}'
-REQUEST = {"role": "assistant", "content": None, "tool_calls": [{
-    "id": "call_1", "type": "function",
-    "function": {"name": "read_file", "arguments": "{\"path\": \"README.md\"}"}}]}
+TRIES = 2  # wrong answers before the answer shows: one mistake is allowed, and explained
+# ipywidgets gives each radio label, and each line of HTML, one widget's height (28 px):
+# a long choice wrapped at 800 px overlapped the next one, and paragraphs were airy.
+# The HTML widget sets innerHTML, so this <style> applies.
+STYLE = ("<style>.harness-exercise .widget-html-content{line-height:1.5}"
+         ".harness-exercise .widget-radio-box label{height:auto;line-height:1.4;"
+         "display:flex;align-items:flex-start;padding:3px 0}"
+         ".harness-exercise .widget-radio-box input{height:auto;margin-top:3px;flex:none;"
+         "order:-1}</style>")
 
 
 class _Exercise:
-    """What the three exercises share: a `widget`, shown by Jupyter, with a text fallback."""
+    """What the exercises share: a `widget`, shown by Jupyter, with a text fallback."""
 
     widget: Any
     summary: str = ""
@@ -42,66 +55,147 @@ class _Exercise:
         return bundle
 
 
-class Question(_Exercise):
-    """A multiple-choice question. `prompt` and `feedback` are HTML, `choices` plain text.
+def _box(w: Any, prompt: str, children: list[Any]) -> Any:
+    """The exercise: its prompt (HTML, French typography), then its parts."""
+    box = w.VBox([w.HTML(STYLE + typography(prompt)), *children])
+    box.add_class("harness-exercise")
+    return box
 
-    feedback  one text per choice, shown when that choice is checked; after a wrong
-              answer the right one is shown with its own feedback.
-    """
+
+def _tag(**parts: Any) -> None:
+    """CSS classes harness-<name>: how the browser test finds each part."""
+    for name, part in parts.items():
+        part.add_class(f"harness-{name}")
+
+
+class Checked(_Exercise):
+    """A checked question in a widget: « Vérifier », then « Voir la réponse » if needed."""
+
+    def __init__(self, spec: MultipleChoice | Numeric | ShortText) -> None:
+        import ipywidgets as w
+
+        self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
+        self.attempts = 0
+        if isinstance(spec, MultipleChoice):
+            choices = [(typography(c), i) for i, c in enumerate(spec.choices)]
+            self.input = w.RadioButtons(options=choices,
+                                        value=None, layout=w.Layout(width="auto"))
+        else:
+            self.input = w.Text(placeholder="Votre réponse", layout=w.Layout(width="16em"))
+        self.button = w.Button(description="Vérifier", button_style="primary")
+        self.show = w.Button(description="Voir la réponse", layout=w.Layout(width="auto"))
+        self.result = w.HTML()
+        _tag(answer=self.input, check=self.button, show=self.show, feedback=self.result)
+        self.button.on_click(lambda _: self.check())
+        self.show.on_click(lambda _: self.reveal())
+        self.widget = _box(w, spec.prompt, [self.input, w.HBox([self.button, self.show]),
+                                            self.result])
+        choices = getattr(spec, "choices", [])
+        self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
+
+    @property
+    def solution(self) -> Any:
+        return self.spec.solution
+
+    def check_answer(self, answer: Any) -> bool:
+        """Grade `answer` without touching the widget (for tests and notebook asserts)."""
+        return self.spec.grade(answer).ok is True
+
+    def check(self) -> bool | None:
+        """Grade the answer in the widget and show its feedback; None if it is no answer."""
+        answer = self.input.value
+        verdict = self.spec.grade(answer)
+        if verdict.ok is None:
+            self._say(verdict.text)
+        elif verdict.ok:
+            self.attempts += 1
+            self.solved = True
+            self._say(f"✔ {verdict.text}")
+        else:
+            self._wrong(answer, verdict)
+        return verdict.ok
+
+    def _wrong(self, answer: Any, verdict: Verdict) -> None:
+        key = self._key(answer)
+        if key in self.tried:  # the same answer again: no try lost, same feedback
+            self._say(f"✘ Vous avez déjà essayé cette réponse. {verdict.text}")
+            return
+        self.attempts += 1
+        self.tried.append(key)
+        if len(self.tried) >= TRIES or self.revealed:
+            self.revealed = True
+            self._say(f"✘ {verdict.text}", self.spec.reveal())
+        else:
+            self._say(f"✘ Pas tout à fait. {verdict.text}", "Réfléchissez et essayez encore : "
+                      "la réponse s'affichera après un second essai, ou avec « Voir la réponse ».")
+
+    def _key(self, answer: Any) -> Any:
+        """Two typings of one wrong answer are one try (« 36 000 » and « 36000 »)."""
+        if isinstance(self.spec, Numeric):
+            return parse_number(answer)  # graded already: it is a number
+        return normalise(answer) if isinstance(self.spec, ShortText) else answer
+
+    def reveal(self) -> None:
+        self.revealed = True
+        self._say(self.spec.reveal())
+
+    def _say(self, *paragraphs: str) -> None:
+        self.result.value = "".join(f"<p>{typography(p)}</p>" for p in paragraphs if p)
+
+
+class Question(Checked):
+    """A multiple-choice question: `prompt` and `feedback` are HTML, `choices` plain text."""
 
     def __init__(self, prompt: str, choices: Sequence[str], correct: int,
                  feedback: Sequence[str]) -> None:
-        import ipywidgets as w
-
-        if len(feedback) != len(choices) or not 0 <= correct < len(choices):
-            raise ValueError("il faut un feedback par choix, et correct parmi les choix")
-        self.choices, self.correct, self.feedback = list(choices), correct, list(feedback)
-        self.solved, self.attempts = False, 0
-        self.radio = w.RadioButtons(options=[(c, i) for i, c in enumerate(choices)], value=None,
-                                    layout=w.Layout(width="auto"))
-        self.button = w.Button(description="Vérifier", button_style="primary")
-        self.result = w.HTML()
-        self.widget = w.VBox([w.HTML(prompt), self.radio, self.button, self.result])
-        self.button.on_click(lambda _: self.check())
-        self.summary = prompt + "\n" + "\n".join(f"- {c}" for c in choices)
-
-    def check(self) -> bool | None:
-        """Show the feedback of the chosen answer; None when nothing is chosen yet."""
-        choice = self.radio.value
-        if choice is None:
-            self.result.value = "<p>Choisissez une réponse, puis « Vérifier ».</p>"
-            return None
-        self.attempts += 1
-        self.solved = choice == self.correct
-        if self.solved:
-            self.result.value = f"<p>✔ Juste. {self.feedback[choice]}</p>"
-        else:
-            right = html.escape(self.choices[self.correct])
-            self.result.value = (f"<p>✘ Pas tout à fait. {self.feedback[choice]}</p>"
-                                 f"<p>La bonne réponse : « {right} ». "
-                                 f"{self.feedback[self.correct]}</p>")
-        return self.solved
+        super().__init__(MultipleChoice(prompt, tuple(choices), correct, tuple(feedback)))
+        self.radio = self.input
 
 
 class Prediction(_Exercise):
-    """« Prédisez avant de révéler » : a free answer, then `reveal` (HTML) on demand."""
+    """An open question: the learner writes an answer, then reveals `reveal` (HTML)."""
 
-    def __init__(self, prompt: str, reveal: str) -> None:
+    def __init__(self, prompt: str, reveal: str, button: str = "Révéler") -> None:
         import ipywidgets as w
 
         self.reveal_html = reveal
-        self.text = w.Textarea(placeholder="Votre prédiction…", layout=w.Layout(width="100%"))
-        self.button = w.Button(description="Révéler")
+        self.text = w.Textarea(placeholder="Votre réponse…", layout=w.Layout(width="100%"))
+        self.button = w.Button(description=button, layout=w.Layout(width="auto"))
         self.answer = w.HTML()
-        self.widget = w.VBox([w.HTML(prompt), self.text, self.button, self.answer])
+        _tag(answer=self.text, show=self.button, feedback=self.answer)
+        self.widget = _box(w, prompt, [self.text, w.HBox([self.button]), self.answer])
         self.button.on_click(lambda _: self.reveal())
-        self.summary = prompt
+        self.summary = _plain(prompt)
+
+    @property
+    def solution(self) -> str:
+        return self.reveal_html
 
     def reveal(self) -> None:
         guess = self.text.value.strip()
-        mine = (f"<p>Votre prédiction : <i>{html.escape(guess)}</i></p>" if guess else
-                "<p>(Pas de prédiction écrite : la prochaine fois, écrivez-la d'abord.)</p>")
-        self.answer.value = mine + self.reveal_html
+        mine = (f"<p>Votre réponse : <i>{html.escape(guess)}</i></p>" if guess else
+                "<p>(Rien d'écrit : la prochaine fois, écrivez d'abord votre réponse.)</p>")
+        self.answer.value = mine + typography(self.reveal_html)
+
+
+def exercise(spec: Spec) -> Checked | Prediction:
+    """The widget for a question of answers.py."""
+    if isinstance(spec, Open):
+        return Prediction(spec.prompt, spec.model_answer, spec.button)
+    return Checked(spec)
+
+
+def question(name: str) -> Checked | Prediction:
+    """The course's question `name` (questions.py), as a fresh widget."""
+    from .questions import QUESTIONS
+
+    if name not in QUESTIONS:
+        raise KeyError(f"question inconnue : {name!r} (voir harness_lib/course/questions.py)")
+    return exercise(QUESTIONS[name])
+
+
+def _plain(prompt: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", prompt)).strip()
 
 
 class HarnessExercise(_Exercise):
@@ -113,14 +207,16 @@ class HarnessExercise(_Exercise):
         self.attempts, self.solved = 0, False
         self.text = w.Textarea(value=skeleton, layout=w.Layout(width="100%", height="8em"))
         self.button = w.Button(description="Vérifier", button_style="primary")
+        self.show = w.Button(description="Voir la solution", layout=w.Layout(width="auto"))
         self.feedback = w.HTML()
         self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
                         "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
         request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))
-        intro = w.HTML(f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
-                       f"<pre>{request}</pre>")
-        self.widget = w.VBox([intro, self.text, self.button, self.feedback])
+        intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
+                 f"<pre>{request}</pre>")
+        self.widget = _box(w, intro, [self.text, w.HBox([self.button, self.show]), self.feedback])
         self.button.on_click(lambda _: self.check())
+        self.show.on_click(lambda _: self._reveal())
 
     def check(self) -> list[Feedback]:
         """Check the textarea and show ✔/✘ per field. Never raises."""
@@ -137,10 +233,14 @@ class HarnessExercise(_Exercise):
         if self.solved:
             return ("<p>Bravo : c'est le message que le harness ajoute. Au prochain appel, le "
                     "modèle lit l'erreur et change de stratégie (list_files).</p>")
-        if self.attempts >= 3:  # stuck: show the answer rather than lose the learner
-            solution = html.escape(json.dumps(SOLUTION, ensure_ascii=False))
-            return f"<p>Une solution : <code>{solution}</code></p>"
-        return ""
+        return self._solution() if self.attempts >= 3 else ""  # stuck: show, don't lose them
+
+    def _solution(self) -> str:
+        return f"<p>Une solution : <code>{html.escape(json.dumps(SOLUTION, ensure_ascii=False))}" \
+               "</code></p>"
+
+    def _reveal(self) -> None:
+        self.feedback.value = self._solution()
 
 
 def harness_exercise() -> HarnessExercise:

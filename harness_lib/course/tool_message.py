@@ -47,6 +47,12 @@ JSON_HINTS = {  # json's English messages, said in French with the usual cause
     "Extra data": "texte en trop après la fin du message }",
     "Invalid \\escape": "barre oblique inverse seule : écrivez \\\\",
 }
+# The exercise's data: the model's request, the skeleton the learner fills, a solution.
+REQUEST = {"role": "assistant", "content": None, "tool_calls": [{
+    "id": "call_1", "type": "function",
+    "function": {"name": "read_file", "arguments": "{\"path\": \"README.md\"}"}}]}
+SKELETON = '{\n  "role": "",\n  "tool_call_id": "",\n  "content": ""\n}'
+SOLUTION = {"role": "tool", "tool_call_id": "call_1", "content": "Erreur : README.md introuvable"}
 FIELD_HINTS = {"tool_calls": "il appartient au message assistant",
                "id": "le résultat reprend l'identifiant dans tool_call_id",
                "name": "tool_call_id suffit à relier le résultat à sa demande"}

@@ -1,0 +1,189 @@
+"""The course's checked exercises in a real browser: JupyterLab in headless Chromium.
+
+In each notebook 01-07, one exercise is answered as a learner would: first wrongly
+(the feedback of that answer only, the offer of a second try, and no answer shown),
+then rightly (success). Other cases ride along: a second wrong answer reveals the
+answer, « Voir la réponse » shows it at once, an open question reveals its model
+answer next to what the learner wrote. Only the notebook's first code cell (its
+imports) and the exercise's cells run, so the module takes about a minute.
+Screenshots of each exercise, 1280 and 800 px wide, go to tests/artifacts/.
+
+The Lab server, the browser and the notebook opener are tests/test_browser.py's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# The fixtures, used by name as parameters below (hence the noqa: F811 on those lines).
+from test_browser import browser, lab, open_notebook  # noqa: F401
+
+from harness_lib.course.answers import MultipleChoice
+from harness_lib.course.questions import QUESTIONS
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+WIDTHS = (1280, 800)
+# Run one cell like Maj+Entrée: by its index, so a cell whose source is hidden runs too.
+RUN_CELL = """async (index) => {
+  const app = window.jupyterapp, panel = app.shell.currentWidget;
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  app.shell.collapseLeft();
+  panel.content.activeCellIndex = index;
+  await app.commands.execute('notebook:run-cell');
+}"""
+CHANGED = "([element, old]) => element.textContent !== old"  # exactly: no whitespace folding
+IDLE = """() => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  return kernel.status === 'idle';
+}"""
+
+
+@dataclass(frozen=True)
+class Case:
+    notebook: str
+    question: str  # its id in the bank
+    wrong: Any  # an option index, or what the learner types
+    right: Any
+    wrong_feedback: str  # words of the wrong answer's own feedback
+
+
+CASES = [
+    Case("01_deux_tours.ipynb", "01-inconnu-etape-5", 0, 3, "depuis le début"),
+    Case("02_deux_regles.ipynb", "02-champ-id", "call_id", "tool_call_id", "Responses API"),
+    Case("03_erreur_observation.ipynb", "03-appels", "3", "4", "Il en manque un"),
+    Case("04_boucle_complete.ipynb", "04-facture", "432 000", "234 000", "comme si chaque appel"),
+    Case("05_conditions_arret.ipynb", "05-messages-max", "30", "32", "commence par"),
+    Case("06_react.ipynb", "06-docs", 1, 2, "tant que le fichier"),
+    Case("07_dans_le_code.ipynb", "07-missing-call", 0, 1, "refuse le deuxième appel"),
+]
+
+
+def plain(text: str) -> str:
+    """Text as read, without French typography: no-break spaces as spaces, ’ as '."""
+    text = text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'")
+    return " ".join(text.split())
+
+
+def cell_index(notebook: str, pattern: str) -> int:
+    cells = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
+    return next(i for i, c in enumerate(cells) if c["cell_type"] == "code"
+                and re.search(pattern, "".join(c["source"]), re.M))
+
+
+def run_cells(notebook: Any, *indexes: int) -> None:
+    for index in indexes:
+        notebook.page.evaluate(RUN_CELL, index)
+        notebook.page.wait_for_function(IDLE)
+
+
+def open_exercise(opener: Any, name: str, *questions: str) -> tuple[Any, list[Any]]:
+    """Open `name`, run its imports and the cells that ask `questions`: (notebook, cells)."""
+    notebook = opener(f"notebooks/{name}")
+    indexes = [cell_index(name, rf'^question\("{q}"\)') for q in questions]
+    run_cells(notebook, cell_index(name, r"harness_lib"), *indexes)
+    cells = [notebook.panel.locator(".jp-Cell").nth(i) for i in indexes]
+    for cell in cells:
+        sync_api.expect(cell.locator(".harness-exercise")).to_be_visible()
+    return notebook, cells
+
+
+def answer(cell: Any, value: Any) -> str:
+    """Choose or type `value`, click « Vérifier », return the feedback once it changed."""
+    feedback = cell.locator(".harness-feedback")
+    before = feedback.text_content()
+    if isinstance(value, int):
+        cell.locator(".harness-answer .widget-radio-box label").nth(value).click()
+    else:
+        cell.locator(".harness-answer input").fill(value)
+    cell.locator(".harness-check").click()
+    cell.page.wait_for_function(CHANGED, arg=[feedback.element_handle(), before])
+    cell.page.wait_for_function(IDLE)
+    return plain(feedback.inner_text())
+
+
+def shoot(notebook: Any, cell: Any, label: str) -> None:
+    """The exercise's cell, at each width: look at them."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width in WIDTHS:
+        notebook.page.set_viewport_size({"width": width, "height": 900})
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(ARTIFACTS / f"exercise-{label}-{width}.png"))
+    notebook.page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+
+
+def right_answer_words(name: str) -> list[str]:
+    """What would give the answer away in a feedback."""
+    spec = QUESTIONS[name]
+    if isinstance(spec, MultipleChoice):
+        return [plain(spec.choices[spec.correct]).rstrip("."),
+                plain(spec.feedback[spec.correct])[:40]]
+    return ["La réponse :", "La bonne réponse"]
+
+
+def kernel_quiet(notebook: Any) -> None:
+    """No error from a widget's callback reached the kernel's output."""
+    errors = notebook.page.evaluate("() => window.harnessErrors")
+    assert errors == [], f"erreurs du noyau : {errors}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.notebook[:2])
+def test_an_exercise_answered_wrongly_then_rightly(open_notebook: Any, case: Case) -> None:  # noqa: F811
+    notebook, [cell] = open_exercise(open_notebook, case.notebook, case.question)
+    label = f"{case.notebook[:2]}-{case.question}"
+    wrong = answer(cell, case.wrong)
+    assert wrong.startswith("✘ Pas tout à fait"), wrong
+    assert case.wrong_feedback in wrong, wrong
+    assert "essayez encore" in wrong and "second essai" in wrong, wrong
+    for words in right_answer_words(case.question):
+        assert words not in wrong, f"la réponse se lit après une erreur : {words!r}"
+    shoot(notebook, cell, f"{label}-faux")
+    right = answer(cell, case.right)
+    assert right.startswith("✔"), right
+    assert case.wrong_feedback not in right
+    shoot(notebook, cell, f"{label}-juste")
+    kernel_quiet(notebook)
+
+
+def test_two_wrong_answers_or_a_click_show_the_answer(open_notebook: Any) -> None:  # noqa: F811
+    name = "07_dans_le_code.ipynb"
+    notebook, [first, second] = open_exercise(open_notebook, name, "07-missing-result",
+                                              "07-max-turns")
+    spec = QUESTIONS["07-missing-result"]
+    assert isinstance(spec, MultipleChoice)
+    answer(first, 0)
+    again = answer(first, 0)  # the same wrong answer again costs no try
+    assert "déjà essayé" in again and "La bonne réponse" not in again
+    revealed = answer(first, 1)
+    assert revealed.startswith("✘") and "La bonne réponse" in revealed
+    assert plain(spec.choices[spec.correct]).rstrip(".") in revealed
+    shoot(notebook, first, "07-deux-erreurs")
+    second.locator(".harness-show").click()
+    shown = second.locator(".harness-feedback")
+    sync_api.expect(shown).to_contain_text("La bonne réponse")
+    assert "la réponse finale" in plain(shown.inner_text()).lower()
+    kernel_quiet(notebook)
+
+
+def test_an_open_question_reveals_its_model_answer(open_notebook: Any) -> None:  # noqa: F811
+    notebook, [cell] = open_exercise(open_notebook, "05_conditions_arret.ipynb",
+                                     "05-vingt-tours")
+    cell.locator(".harness-answer textarea").fill("On relève la limite <b>à 20</b>.")
+    button = cell.locator(".harness-show")
+    sync_api.expect(button).to_have_text("Voir la réponse modèle")
+    button.click()
+    shown = cell.locator(".harness-feedback")
+    sync_api.expect(shown).to_contain_text("Arrêt propre: maximum de 15 tours dépassé.")
+    sync_api.expect(shown).to_contain_text("On relève la limite <b>à 20</b>.")  # as typed
+    shoot(notebook, cell, "05-vingt-tours")
+    kernel_quiet(notebook)
