@@ -5,7 +5,8 @@ checks what a run cannot see: that each notebook is committed clean (no outputs,
 no widget state, unique cell ids), written in French, built on harness_lib
 rather than on pasted library code, closed by a recap, and that every Mermaid
 diagram in its Markdown parses, the chapter's ones word for word. It also checks
-that the start page's map covers every notebook and every section of the chapter.
+that the start page lists every notebook, that the annex's map covers every notebook
+and every section of the chapter, and that relative links lead to real files.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from harness_lib.course.questions import QUESTIONS
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 START = NOTEBOOKS / "00_bienvenue.ipynb"
+# The map of the chapter and the key's details: after the numbered notebooks, in every
+# listing sorted by name (« a » sorts after the digits), so the reading order holds.
+ANNEX = NOTEBOOKS / "annexe_carte_et_cle.ipynb"
+README = NOTEBOOKS.parent / "README.md"
 
 # The course, in reading order (README.md, « Le cours »).
 COURSE = (
@@ -49,6 +54,7 @@ CHECKED_EXERCISES = 2  # at least, in each notebook 01-07 (« jouez le rôle du 
 MAX_DEF_LINES = 5  # a longer def/class in a cell is library code that belongs in harness_lib
 FRENCH_WORDS = {"le", "la", "les", "des", "une", "est", "vous", "pour", "dans", "que", "qui"}
 FENCE = re.compile(r"^```mermaid[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+LINK = re.compile(r"\]\(([^)\s]+)\)")  # a Markdown link's target
 
 
 def read(path: Path) -> nbformat.NotebookNode:
@@ -78,9 +84,21 @@ def headings(nb: nbformat.NotebookNode) -> list[str]:
             if re.match(r"#{1,6}\s", line)]
 
 
+def numbered() -> list[str]:
+    """The course's numbered notebooks (00 to the last), those of COURSE and those on disk."""
+    return sorted({*COURSE, *(p.name for p in PATHS if p.name != ANNEX.name)})
+
+
+def same_heading(text: str) -> str:
+    """A heading as a reader finds it: French no-break spaces and ’ count as ' ' and '."""
+    return " ".join(text.replace("\u2019", "'").split())
+
+
 def test_the_course_has_notebooks() -> None:
     assert PATHS, f"aucun notebook dans {NOTEBOOKS}"
     assert START in PATHS, "la page d'accueil 00_bienvenue.ipynb manque"
+    assert ANNEX in PATHS, "l'annexe annexe_carte_et_cle.ipynb manque"
+    assert PATHS[-1] == ANNEX, "l'annexe doit venir après tous les notebooks numérotés"
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -202,18 +220,44 @@ def test_each_notebook_has_checked_exercises(path: Path) -> None:
     assert checked >= CHECKED_EXERCISES, f"{path.name} : {checked} exercice(s) vérifié(s)"
 
 
-def test_the_start_page_maps_every_notebook_and_section() -> None:
+def test_the_start_page_lists_every_notebook_with_its_time_and_links_the_annex() -> None:
     text = "\n".join(markdown(read(START)))
-    for name in sorted({*COURSE, *(p.name for p in PATHS)}):
-        assert name in text, f"la carte de la page d'accueil ne mentionne pas {name}"
+    rows = [line for line in text.splitlines() if line.lstrip().startswith("|")]
+    for name in numbered()[1:]:  # 00 is the start page itself
+        row = next((r for r in rows if f"]({name})" in r), "")
+        assert row, f"le parcours de la page d'accueil ne mène pas à {name}"
+        assert re.search(r"\d+\s*min", row), f"le parcours ne donne pas la durée de {name}"
+    assert f"]({ANNEX.name})" in text, "la page d'accueil doit mener à l'annexe"
+
+
+def test_the_annex_maps_every_notebook_and_section() -> None:
+    text = "\n".join(markdown(read(ANNEX)))
+    for name in numbered():
+        assert name in text, f"la carte de l'annexe ne mentionne pas {name}"
     for title in SECTIONS:
-        assert title in text, f"la carte de la page d'accueil ne mentionne pas « {title} »"
+        assert title in text, f"la carte de l'annexe ne mentionne pas « {title} »"
+
+
+def test_the_readme_lists_every_notebook() -> None:
+    readme = README.read_text(encoding="utf-8")
+    for path in PATHS:
+        assert f"`{path.name}`" in readme, f"le tableau « Le cours » de README.md omet {path.name}"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
+def test_relative_links_lead_to_files(path: Path) -> None:
+    for text in markdown(read(path)):
+        for target in LINK.findall(re.sub(r"```.*?```|`[^`\n]*`", "", text, flags=re.S)):
+            if re.match(r"[a-z][a-z+.-]*:|#", target):  # https:, mailto:, an anchor
+                continue
+            assert (path.parent / target.split("#")[0]).exists(), \
+                f"{path.name} : le lien {target} ne mène à aucun fichier"
 
 
 def map_rows() -> list[tuple[str, str]]:
-    """(notebook, cell heading) for each row of the start page's map table."""
+    """(notebook, cell heading) for each row of the annex's map table."""
     rows = []
-    for text in markdown(read(START)):
+    for text in markdown(read(ANNEX)):
         for line in text.splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if line.lstrip().startswith("|") and len(cells) >= 3:
@@ -231,5 +275,6 @@ def test_the_map_points_to_real_headings() -> None:
         target = NOTEBOOKS / notebook
         if not target.exists():  # written by another author, maybe not yet
             continue
-        assert heading in headings(read(target)), (
+        found = [same_heading(h) for h in headings(read(target))]
+        assert same_heading(heading) in found, (
             f"la carte renvoie à « {heading} », absent des titres de {notebook}")

@@ -95,18 +95,21 @@ QUESTIONS: dict[str, Spec] = {
         "<p>Étape 5 : le harness lit README.md. Le résultat n'est pas encore revenu. "
         "<b>Que sait le modèle à cet instant ?</b> Citez tout ce qu'il a reçu, et ce qui lui "
         "manque.</p>",
-        "<p>Le modèle sait exactement ce que contenait <code>messages[]</code> à son dernier "
-        "appel, plus sa propre réponse :</p><ul>"
-        "<li>le <b>prompt système</b> ;</li>"
-        "<li>la <b>définition des outils</b> (ici <code>read_file</code>) ;</li>"
-        "<li>la <b>demande</b> « Lis README.md et résume le projet » ;</li>"
-        "<li>sa propre <b>demande d'outil</b> : <code>tool_call call_1 : "
-        "read_file(\"README.md\")</code>.</li>"
-        "</ul><p>Il <b>ne connaît pas le contenu du fichier</b>. Écrire "
-        "<code>read_file(...)</code> n'a rien lu : c'est le harness qui lit, et le contenu "
-        "n'entrera dans <code>messages[]</code> "
-        "qu'à l'étape 6. À vrai dire, entre deux appels le modèle ne « sait » rien du tout : il ne "
-        "garde aucune mémoire. À l'étape 7, le harness lui renverra tout, le fichier en plus.</p>",
+        "<p>Le modèle sait exactement ce qu’il a reçu à son dernier appel (étape 2), plus sa "
+        "propre réponse. Cet appel lui a apporté deux choses :</p><ul>"
+        "<li>le tableau <code>messages[]</code> : le <b>prompt système</b> et la <b>demande</b> "
+        "« Lis README.md et résume le projet » ;</li>"
+        "<li>à côté, dans le champ <code>tools</code> de la requête, la <b>définition des "
+        "outils</b> (ici <code>read_file</code>) : elle n’est pas dans <code>messages[]</code>, "
+        "elle accompagne chaque appel.</li>"
+        "</ul><p>S’y ajoute sa propre <b>demande d’outil</b>, <code>tool_call call_1 : "
+        "read_file(\"README.md\")</code>, que le harness a rangée dans <code>messages[]</code> "
+        "à l’étape 3.</p><p>Il <b>ne connaît pas le contenu du fichier</b>. Écrire "
+        "<code>read_file(...)</code> n’a rien lu : c’est le harness qui lit, et le contenu "
+        "n’entrera dans <code>messages[]</code> qu’à l’étape 6. À vrai dire, entre deux appels "
+        "le modèle ne « sait » rien du tout : il ne garde aucune mémoire. À l’étape 7, le "
+        "harness lui renverra tout, le fichier en plus, avec à nouveau la définition des "
+        "outils.</p>",
         button="Révéler"),
     "01-inconnu-etape-5": MultipleChoice(
         "<p>À l'étape 5, lequel de ces éléments le modèle <b>ne connaît pas</b> encore ?</p>",
