@@ -15,8 +15,8 @@ English texts).
 
     >>> for problem in problems("Que sait le modèle ? Rien: il attend."):
     ...     print(problem)
-    espace ordinaire avant « ? » : « modèle ? Rien: »
-    espace manquante avant « : » : « ? Rien: il at »
+    espace avant : « e modèle ? Rien: i »
+    espace avant : « e ? Rien: il atte »
     >>> fix("Que sait le modèle ? « Rien » : il attend.") == (
     ...     "Que sait le modèle\u202f? «\u00a0Rien\u00a0»\u00a0: il attend.")
     True
@@ -54,53 +54,54 @@ _SKIP = re.compile(
     re.S,
 )
 # A space (or none) before the high punctuation, after a letter, a digit or a closing sign.
-_BEFORE = re.compile(r"(?<=[\w)\]*_»’'\"%€$])( ?)([;!?:])(?=\s|$|[)\]*_»])", re.M)
+_BEFORE = re.compile(r"(?<=[\w)\]*_»’'\"%€$\ue001])( ?)([;!?:])(?=\s|$|[)\]*_»\ue000\"])", re.M)
 _QUOTES = re.compile(r"«( ?)(?=\S)|(?<=\S)( ?)»")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'outil, not 'x' nor a quote
 
 
-def _split(text: str) -> list[tuple[str, bool]]:
-    """`text` cut into (part, is_prose) pieces, in order."""
-    pieces, last = [], 0
-    for match in _SKIP.finditer(text):
-        pieces += [(text[last : match.start()], True), (match.group(0), False)]
-        last = match.end()
-    return pieces + [(text[last:], True)]
+def _masked(text: str) -> tuple[str, list[str]]:
+    """`text` with each non-prose part replaced by a placeholder, and those parts in order.
+
+    A placeholder stands where the part was, so « `code` : » still has a word before « : ».
+    """
+    kept: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return f"\ue000{len(kept) - 1}\ue001"
+
+    return _SKIP.sub(hold, text), kept
 
 
-def _fix_prose(prose: str) -> str:
-    prose = _BEFORE.sub(lambda m: (NBSP if m.group(2) == ":" else NNBSP) + m.group(2), prose)
-    prose = _QUOTES.sub(lambda m: "«" + NBSP if m.group(0).startswith("«") else NBSP + "»", prose)
-    return _APOSTROPHE.sub("’", prose)
+def _unmasked(text: str, kept: list[str]) -> str:
+    return re.sub("\ue000(\\d+)\ue001", lambda m: kept[int(m.group(1))], text)
 
 
 def fix(text: str) -> str:
-    """`text` with the French spaces put right in its prose parts."""
-    return "".join(_fix_prose(part) if prose else part for part, prose in _split(text))
+    """`text` with the French spaces and apostrophes put right in its prose parts."""
+    prose, kept = _masked(text)
+    prose = _BEFORE.sub(lambda m: (NBSP if m.group(2) == ":" else NNBSP) + m.group(2), prose)
+    prose = _QUOTES.sub(lambda m: "«" + NBSP if m.group(0).startswith("«") else NBSP + "»", prose)
+    return _unmasked(_APOSTROPHE.sub("’", prose), kept)
 
 
 def problems(text: str) -> list[str]:
     """Each place where `text` breaks a rule, with a few characters around it."""
+    prose, kept = _masked(text)
     found = []
-    for part, prose in _split(text):
-        if not prose:
-            continue
-        found += [f"apostrophe droite : « {part[max(0, m.start() - 6) : m.end() + 6]} »"
-                  for m in _APOSTROPHE.finditer(part)]
-        for rule, match in [("avant", m) for m in _BEFORE.finditer(part)] + [
-            ("autour des guillemets", m) for m in _QUOTES.finditer(part)
-        ]:
-            kind = "espace ordinaire" if " " in match.group(0) else "espace manquante"
-            around = part[max(0, match.start() - 6) : match.end() + 6].replace("\n", " ")
-            found.append(f"{kind} {rule} « {match.group(0).strip()} » : « {around.strip()} »")
+    for rule, pattern in (("apostrophe droite", _APOSTROPHE), ("espace avant", _BEFORE),
+                          ("espace autour des guillemets", _QUOTES)):
+        for match in pattern.finditer(prose):
+            around = prose[max(0, match.start() - 8) : match.end() + 8].replace("\n", " ")
+            found.append(f"{rule} : « {_unmasked(around, kept).strip()} »")
     return found
 
 
 _FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b(?:le|la|les|des|du|une|est|pas|dans|pour)\b", re.I)
 
 
-def french_strings(path: Path) -> list[tuple[int, str]]:
-    """(line, text) of each French string of a Python module, docstrings left out.
+def french_strings(path: Path) -> list[tuple[int, int, str]]:
+    """(first line, last line, text) of each French string of a Python module, docstrings left out.
 
     An f-string is read with each `{…}` replaced by `X`, as a learner would see it filled.
     """
@@ -120,7 +121,7 @@ def french_strings(path: Path) -> list[tuple[int, str]]:
         else:
             continue
         if id(node) not in docstrings and _FRENCH.search(text):
-            found.append((node.lineno, text))
+            found.append((node.lineno, node.end_lineno or node.lineno, text))
     return found
 
 
@@ -131,7 +132,7 @@ def fix_python(path: Path) -> int:
     `{…}` of f-strings stay as they were written.
     """
     source = path.read_text(encoding="utf-8")
-    lines = {line for line, _ in french_strings(path)}
+    lines = {line for first, last, _ in french_strings(path) for line in range(first, last + 1)}
     tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     offsets = [0]
     for line in source.splitlines(keepends=True):
