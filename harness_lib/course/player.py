@@ -1,89 +1,60 @@
 """A step-by-step player for the course's sequence diagrams, in the notebook.
 
-`state(diagram, k)` says everything the player shows at step k (0 = before the
-first arrow): the Mermaid text up to k, the note, the context, what the model
-knows. It is a pure function, testable without a browser. `Player` puts it on
-screen with ipywidgets; the diagram itself is drawn by the notebook front end,
-offline (JupyterLab >= 4.1 and Notebook 7 both render Mermaid).
+Stepping happens in the browser. Each step's panels (its diagram, its hub view,
+its note with the context bar, « Que sait le modèle ? ») are prepared once, as
+widgets, in ipywidgets `Tab` containers used as stacks (their tab bars hidden); the
+controls (`stepper.py`) hold the step number and `jsdlink` copies it to each
+stack's `selected_index`. So « Suivante », the keys and « Lecture » need no
+kernel round trip, and keep working while the kernel is busy. A long run stays
+light: above `LIGHT` steps only the steps around the current one are prepared, and
+the kernel prepares more as the learner moves (CONTRIBUTING.md, « The player »).
 
->>> from harness_lib.mermaid import chapter_diagram
->>> s = state(chapter_diagram("deux_tours"), 3)
->>> s.step_label, s.totals
-('étape 3 / 9', {'system': 1200, 'tools': 150, 'user': 15, 'assistant': 25})
+>>> p = Player("deux_tours")
+>>> p.go(3); p.step, p.state().step_label
+(3, 'étape 3 sur 9')
 
-In a notebook: `Player("deux_tours")`, `Player(run.trace)`, or
-`run_live(task, model, tools)` to watch a run grow.
+In a notebook: `Player("deux_tours")`, `Player(run.trace)`, `Player(d, view="hub")`,
+or `run_live(task, model, tools)` to watch a run grow.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..loop import SYSTEM_PROMPT, run
-from ..messages import Message, system
+from ..messages import system
 from ..tokens import tools_tokens
 from ..tools import Tool
 from ..trace import Event, Run, Trace
 from . import charts
-from .diagram import Diagram, Entry, from_trace, ledger_at, peak, total_at, totals_at, transcript
+from .diagram import Diagram, from_trace, transcript
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
+from .narration import START_NOTE, status
+from .player_state import (
+    WINDOW, PlayerState, diagram_output, known_html, state, text_html, turn_label,
+)
+from .stepper import HUB, SEQUENCE, step_text, stepper
 
 if TYPE_CHECKING:
     from ..models import Model
 
-START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
-STATUS = {"request": "⏳ en attente du modèle…", "tool_call": "⚙ outil en cours…"}
+__all__ = ["LIGHT", "START_NOTE", "Player", "PlayerState", "run_live", "state"]
+LIGHT = 40  # up to this many steps, every step is prepared when the player is built
+AROUND = 20  # above it: the steps prepared on each side of the current one
+VIEWS = {"sequence": SEQUENCE, "hub": HUB}
+PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>"
 
 
 @dataclass(frozen=True)
-class PlayerState:
-    step: int  # 0 .. total
-    total: int  # number of steps (arrows)
-    turn: int  # model calls so far
-    turns: int  # model calls in the whole diagram
-    mermaid: str
-    note: str
-    totals: dict[str, int]  # tokens per role
-    added: tuple[Entry, ...]  # entries still in the context that this step added
-    context: tuple[Entry, ...]  # the whole context after this step
-    messages: list[Message] | None  # messages[] after this step (diagrams built from a trace)
-    bar_html: str
-    status: str = ""
-    step_label: str = ""  # « étape k / N »
-    turn_label: str = ""  # « tour n / N », inside a loop or for a trace, else ""
+class Panel:
+    """One prepared step: where its two drawings are, and its two HTML texts."""
 
-
-def state(diagram: Diagram, k: int, status: str = "") -> PlayerState:
-    """What the player shows at step k (raises DiagramError if k is out of range)."""
-    context, steps = ledger_at(diagram, k), diagram.steps
-    step = steps[k - 1] if k else None
-    entries = step.entries if step else ()
-    # A compaction clears what came before it: only entries from the last one on survive.
-    kept = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].role == "compact"), 0)
-    added = entries[kept:]
-    replaced = total_at(diagram, k - 1) + sum(e.tokens for e in entries) - total_at(diagram, k) \
-        if k else 0
-    scale = max(peak(diagram), diagram.budget or 0, 1)
-    turn, turns = (step.turn if step else 0), (steps[-1].turn if steps else 0)
-    traced = bool(steps) and steps[0].messages is not None
-    shows_turn = turn > 0 and (traced or (step is not None and step.loop is not None))
-    return PlayerState(
-        k, len(steps), turn, turns, to_mermaid(diagram, upto=k), step.note if step else START_NOTE,
-        totals_at(diagram, k), added, tuple(context), _messages(diagram, k),
-        charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
-        f"étape {k} / {len(steps)}", f"tour {turn} / {turns}" if shows_turn else "")
-
-
-def _messages(diagram: Diagram, k: int) -> list[Message] | None:
-    if not diagram.steps or diagram.steps[0].messages is None:
-        return None  # a hand-written diagram: the context is only described
-    if k:
-        return list(diagram.steps[k - 1].messages or ())
-    first = diagram.steps[0]  # before step 1: its messages minus the one it added
-    return list((first.messages or ())[: len(first.messages or ()) - len(first.entries)])
+    sequence: int  # its child in the sequence stack (an Output: the diagram)
+    hub: int  # its child in the hub stack (shared by steps with the same exchange)
+    text: str  # status, note and context bar
+    known: str  # « Que sait le modèle ? »
 
 
 def _diagram(source: Diagram | str) -> Diagram:
@@ -95,38 +66,58 @@ def _diagram(source: Diagram | str) -> Diagram:
 class Player:
     """Play, pause, step and scrub through a diagram; each Player owns all its widgets.
 
-    `Player(source, interval=2.0)`: source is a Diagram, a Trace (or a Run), a
-    chapter diagram name ("deux_tours", "erreur_outil", "boucle_complete") or
-    annotated Mermaid text; interval is the time per step when playing, in seconds.
+    `Player(source, interval=2.0, view="sequence")`: source is a Diagram, a Trace (or
+    a Run), a chapter diagram name ("deux_tours", "erreur_outil", "boucle_complete")
+    or annotated Mermaid text; interval is the time per step when playing, in
+    seconds; view is "sequence" or "hub" (the harness at the centre).
     """
 
-    def __init__(self, source: Diagram | Trace | Run | str, *, interval: float = 2.0) -> None:
+    def __init__(self, source: Diagram | Trace | Run | str, *, interval: float = 2.0,
+                 view: str = "sequence") -> None:
+        if view not in VIEWS:
+            raise ValueError(f"vue inconnue : {view!r} (attendu : sequence ou hub)")
         source = source.trace if isinstance(source, Run) else source
         # The player's own copy of a trace: live events never touch the caller's.
         self.trace = replace(source, events=list(source.events)) \
             if isinstance(source, Trace) else None
         self.diagram = from_trace(self.trace) if self.trace else _diagram(source)  # type: ignore[arg-type]
-        self.status = ""
-        self.widget = self._build(interval)
+        self._statuses = [status(e) for e in self.trace.events] if self.trace else []
+        self._panels: dict[int, Panel] = {}  # the prepared steps
+        self._hubs: dict[str, int] = {}  # hub text -> its child in the hub stack
+        # The children of the two diagram stacks: a placeholder, then Outputs.
+        self._sequences: list[Any] = []
+        self._hubs_shown: list[Any] = []
+        self.widget = self._build(interval, VIEWS[view])
         self._refresh()
-        self._show(0)
 
     @property
     def step(self) -> int:
-        return self._slider.value
+        return self._controls.value
 
     @property
     def total(self) -> int:
         return len(self.diagram.steps)
 
+    @property
+    def status(self) -> str:
+        """What a live run is doing now: the status of its newest step."""
+        return self._statuses[-1] if self._statuses else ""
+
+    @property
+    def view(self) -> str:
+        return "hub" if self._controls.view == HUB else "sequence"
+
+    @view.setter
+    def view(self, name: str) -> None:
+        self._controls.view = VIEWS[name]
+
     def state(self, k: int | None = None) -> PlayerState:
-        return state(self.diagram, self.step if k is None else k, self.status)
+        k = self.step if k is None else k
+        return state(self.diagram, k, self._statuses[k - 1] if 0 < k <= len(self._statuses)
+                     else "")
 
     def go(self, k: int) -> None:
-        k = max(0, min(k, self.total))
-        if k == self._slider.value:
-            self._show(k)  # the slider does not change, so it will not call _show itself
-        self._slider.value = k
+        self._controls.value = max(0, min(k, self.total))
 
     def next(self) -> None:
         self.go(self.step + 1)
@@ -140,61 +131,87 @@ class Player:
             raise TypeError("on_event : ce lecteur affiche un diagramme écrit à la main, "
                             "pas une trace ; créez-le avec Player(Trace(...)).")
         self.trace.add(event)
-        reason = "answer" if event.kind == "answer" else event.data.get("reason")
-        done = f"terminé : {reason}" if event.kind in ("answer", "stop") else "en cours…"
-        self.status = STATUS.get(event.kind, done)
+        self._statuses.append(status(event))
         self.diagram = from_trace(self.trace)
-        self._refresh()
-        self.go(self.total)  # the newest step, drawn once
+        self._refresh(self.total)  # the newest step, then the player jumps to it
+        self.go(self.total)
 
-    def _build(self, interval: float) -> Any:
+    def _build(self, interval: float, view: int) -> Any:
         import ipywidgets as w
 
-        self._play = w.Play(min=0, max=0, interval=round(interval * 1000), show_repeat=False,
-                            description="Lecture", tooltip="Lecture / pause")
-        self._slider = w.IntSlider(min=0, max=0, readout=False, description="Étape",
-                                   layout=w.Layout(flex="1"))
-        # Linked in the browser: playing needs no Python thread and survives a busy kernel.
-        w.jslink((self._play, "value"), (self._slider, "value"))
-        previous = w.Button(description="◀ Précédente", tooltip="Étape précédente")
-        following = w.Button(description="Suivante ▶", tooltip="Étape suivante")
-        previous.on_click(lambda _: self.previous())
-        following.on_click(lambda _: self.next())
-        self._slider.observe(lambda change: self._show(change["new"]), names="value")
-        self._labels = (w.Label(), w.Label())  # « étape k / N », « tour n / N »
-        self._out, self._status, self._note, self._bar = w.Output(), w.HTML(), w.HTML(), w.HTML()
-        self._known, self._text = w.HTML(), w.HTML()
-        known = w.Accordion(children=[self._known], titles=["Que sait le modèle ?"])
-        text = w.Accordion(children=[self._text], titles=["Version texte"])
-        controls = w.HBox([self._play, previous, following, self._slider, *self._labels])
-        box = w.VBox([controls, self._status, self._out, self._note, self._bar, known, text])
+        self._w, self._layout = w, w.Layout()  # one Layout for every panel: fewer widgets
+        pending = w.HTML(PENDING, layout=self._layout)
+        # The diagram stacks: Tabs (all children drawn once, tab bar hidden), children
+        # only ever appended, child 0 the placeholder of steps not prepared yet.
+        self._sequences.append(pending)
+        self._hubs_shown.append(pending)
+        self._sequence, self._hub = w.Tab([pending]), w.Tab([pending])
+        self._controls = stepper(self.total, interval, view)
+        self._text = step_text([self._sequence, self._hub])
+        views = w.Tab(children=[self._sequence, self._hub], selected_index=view)
+        w.jsdlink((self._controls, "value"), (self._text, "value"))  # all in the browser
+        w.jsdlink((self._controls, "view"), (views, "selected_index"))
+        self._controls.observe(lambda change: self._prepare(change["new"]), names="value")
+        self._full = w.Output()
+        self._whole = w.Accordion(children=[self._full], titles=["Diagramme complet"])
+        self._whole.observe(lambda _: self._draw_full(), names="selected_index")
+        box = w.VBox([self._controls, views, self._text, self._whole])
         # Stable hooks for the browser test (and for anyone styling the course).
-        for widget, name in [(box, "player"), (self._play, "play"), (self._slider, "slider"),
-                             (previous, "previous"), (following, "next"), (self._labels[0], "step"),
-                             (self._out, "diagram"), (self._note, "note"), (self._bar, "bar")]:
+        for widget, name in [(box, "player"), (views, "diagram"), (self._sequence, "sequence"),
+                             (self._hub, "hub"), (self._whole, "whole"),
+                             *((s, "stack") for s in (views, self._sequence, self._hub))]:
             widget.add_class(f"harness-{name}")
         return box
 
-    def _refresh(self) -> None:
-        """After the diagram changed: the slider's range and the transcript."""
-        self._play.max = self._slider.max = self.total
-        text = html.escape(transcript(self.diagram))
-        self._text.value = f'<div style="white-space:pre-wrap">{text}</div>'
+    def _refresh(self, newest: int | None = None) -> None:
+        """After the diagram changed: the range, the captions, the transcript, the panels."""
+        self._controls.max = self.total
+        self._controls.captions = [turn_label(self.diagram, k) for k in range(self.total + 1)]
+        self._text.transcript = transcript(self.diagram)
+        self._whole.layout.display = None if self.total > WINDOW else "none"
+        self._full.outputs = ()  # drawn again when opened
+        self._draw_full()
+        # Prepared steps may change as a live run grows (the loop frame, the bar's scale):
+        # a widget whose value stays the same sends nothing.
+        steps = {*self._panels, *([newest] if newest is not None else [])}
+        self._prepare(self.step if newest is None else newest, again=steps)
 
-    def _show(self, k: int) -> None:
-        s = self.state(k)
-        # One assignment replaces the output in one message (like clear_output(wait=True)).
-        # Lab renders text/vnd.mermaid, Notebook 7 only the Markdown fence.
-        self._out.outputs = ({"output_type": "display_data", "metadata": {}, "data": {
-            "text/vnd.mermaid": s.mermaid, "text/markdown": charts.mermaid_fence(s.mermaid),
-            "text/plain": s.mermaid}},)
-        self._labels[0].value, self._labels[1].value = s.step_label, s.turn_label
-        # role="status": a screen reader announces « en attente du modèle… » by itself.
-        self._status.value = f'<b role="status">{html.escape(s.status)}</b>'
-        self._note.value = f"<p>{html.escape(s.note).replace(chr(10), '<br>')}</p>"
-        self._bar.value = s.bar_html
-        self._known.value = charts.messages_block(s.messages) if s.messages is not None \
-            else charts.ledger_table(s.context, len(s.added))
+    def _prepare(self, k: int, again: set[int] | None = None) -> None:
+        """Prepare every step (up to LIGHT), or those within AROUND of step k; and `again`."""
+        if self.total <= LIGHT:
+            wanted = range(self.total + 1)
+        else:
+            near = range(max(0, k - AROUND // 2), min(self.total, k + AROUND // 2) + 1)
+            wanted = range(max(0, k - AROUND), min(self.total, k + AROUND) + 1) \
+                if again is not None or any(i not in self._panels for i in near) else range(0)
+        todo = sorted({*(again or ()), *(i for i in wanted if i not in self._panels)})
+        for i in todo:
+            self._draw(i)
+        if todo:  # one message per widget for the whole batch, children before the maps
+            self._sequence.children = self._sequences
+            self._hub.children = self._hubs_shown
+            panels = [self._panels.get(k) for k in range(self.total + 1)]
+            self._text.texts = [p.text if p else "" for p in panels]
+            self._text.knowns = [p.known if p else "" for p in panels]
+            self._text.sequence_of = [p.sequence if p else 0 for p in panels]
+            self._text.hub_of = [p.hub if p else 0 for p in panels]
+
+    def _draw(self, k: int) -> None:
+        """Compute step k's panels: its diagram in its own Output, its hub view shared."""
+        s, w = self.state(k), self._w
+        if s.hub not in self._hubs:  # steps with the same exchange share one hub drawing
+            self._hubs[s.hub] = len(self._hubs_shown)
+            self._hubs_shown.append(w.Output(layout=self._layout,
+                                             outputs=(diagram_output(s.hub),)))
+        if k not in self._panels:
+            self._sequences.append(w.Output(layout=self._layout))
+        child = self._panels[k].sequence if k in self._panels else len(self._sequences) - 1
+        self._sequences[child].outputs = (diagram_output(s.mermaid),)
+        self._panels[k] = Panel(child, self._hubs[s.hub], text_html(s), known_html(s))
+
+    def _draw_full(self) -> None:
+        if self._whole.selected_index is not None and not self._full.outputs:
+            self._full.outputs = (diagram_output(to_mermaid(self.diagram, upto=self.step or None)),)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The widget, plus a static copy for exports and viewers without a kernel."""
@@ -223,3 +240,4 @@ def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> R
     if shown is not None:  # refresh the static copy (exports, viewers) with the whole run
         shown.update(player)
     return done
+

@@ -1,0 +1,69 @@
+"""The player's browser side: its controls, and the text of the current step.
+
+ipywidgets has no key handling, and its buttons call the kernel on each click: a busy
+kernel would freeze the player. This is one small anywidget instead, `stepper.js`
+(readable, no build step), used twice by each player:
+
+- `stepper(...)`, the controls: « Début », « Précédente », « Lecture »/« Pause »,
+  « Suivante », a slider, the keys (←/→, Espace, Début/Fin), the view (séquence or
+  hub). It moves `value`, the step shown;
+- `step_text(stacks)`, below the diagram: the note and context bar of step `value`,
+  « Que sait le modèle ? » and the text version, from lists prepared by the kernel;
+  it also shows, in each diagram stack, the child that draws step `value`.
+
+The player links the controls' `value` to the text part with ipywidgets' `jsdlink`,
+which runs in the browser too. Python only holds traits:
+
+>>> s = stepper(total=9, interval=2.0)
+>>> s.part, s.value, s.max, s.interval, s.view, len(s.captions)
+('controls', 0, 9, 2000, 0, 10)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+SEQUENCE, HUB = 0, 1  # the values of `view`
+
+
+@cache
+def _stepper_class() -> type:
+    # anywidget (and ipywidgets under it) load only when a first player is drawn:
+    # `import harness_lib` stays light.
+    import anywidget
+    import ipywidgets as widgets
+    import traitlets
+
+    class Stepper(anywidget.AnyWidget):  # type: ignore[misc]
+        _esm = HERE / "stepper.js"
+        _css = HERE / "stepper.css"
+        value = traitlets.Int(0).tag(sync=True)  # the step shown, 0 .. max
+        max = traitlets.Int(0).tag(sync=True)  # the number of steps
+        interval = traitlets.Int(2000).tag(sync=True)  # ms per step while playing
+        view = traitlets.Int(SEQUENCE).tag(sync=True)  # SEQUENCE or HUB
+        captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
+        part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
+        # The "text" part: HTML per step ("" while not prepared), and the transcript;
+        # the diagram stacks (sequence, hub) and, per step, the child that draws it.
+        texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
+        knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
+        transcript = traitlets.Unicode().tag(sync=True)
+        stacks = traitlets.List().tag(sync=True, **widgets.widget_serialization)
+        sequence_of = traitlets.List(traitlets.Int()).tag(sync=True)
+        hub_of = traitlets.List(traitlets.Int()).tag(sync=True)
+
+    return Stepper
+
+
+def stepper(total: int, interval: float, view: int = SEQUENCE) -> Any:
+    """The controls of a player of `total` steps, `interval` seconds per step when playing."""
+    return _stepper_class()(max=total, interval=round(interval * 1000), view=view,
+                            captions=[""] * (total + 1))
+
+
+def step_text(stacks: list[Any]) -> Any:
+    """The text part, that also selects the child of each stack (sequence, hub) to show."""
+    return _stepper_class()(part="text", stacks=stacks)
