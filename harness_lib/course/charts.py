@@ -28,6 +28,7 @@ from ..messages import Message
 from ..tokens import message_tokens
 from ..trace import Trace
 from .diagram import ROLES, Diagram, Entry, fr, transcript
+from .hub import hub_mermaid
 from .mermaid import to_mermaid
 
 ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
@@ -112,9 +113,12 @@ def mermaid_fence(mermaid: str) -> str:
 
 
 def static_markdown(diagram: Diagram) -> str:
-    """The whole diagram and its text version, for HTML exports and kernel-less viewers."""
+    """The whole diagram, its hub view and its text version, for HTML exports and
+    kernel-less viewers."""
     text = html.escape(transcript(diagram))
     return (mermaid_fence(to_mermaid(diagram, highlight=False)) +
+            "\nLa même exécution, le harness au centre (vue hub) :\n\n" +
+            mermaid_fence(hub_mermaid(diagram)) +
             "\n<details><summary>Version texte</summary>\n\n"
             f'<pre style="white-space:pre-wrap">{text}</pre>\n</details>\n')
 
