@@ -187,13 +187,13 @@ class Handle:
         self.shown = shown
 
     def update(self, obj: object) -> None:
-        self.shown.append(("update", obj._repr_mimebundle_()["text/markdown"]))
+        self.shown.append(("update", obj.data))
 
 
 def test_run_live_displays_a_player_and_returns_the_run(monkeypatch) -> None:
     shown: list[object] = []
 
-    def display(obj: object, display_id: bool = False) -> Handle:
+    def display(obj: object, raw: bool = False, display_id: bool = False) -> Handle:
         shown.append(obj)
         return Handle(shown)
 
@@ -201,12 +201,12 @@ def test_run_live_displays_a_player_and_returns_the_run(monkeypatch) -> None:
     events: list[str] = []
     result = run_live(WAIT_TASK, MockModel(), workspace_tools(example_workspace("attente")),
                       limits=Limits(max_turns=2), on_event=lambda e: events.append(e.kind))
-    p, (updated, static) = shown
-    assert result.reason == "max_turns" and p.status == "terminé : max_turns"
-    assert p.total == len(result.trace.events) == len(events)
-    assert p.state().messages == result.messages
+    widget, static, (updated, final) = shown
+    assert "application/vnd.jupyter.widget-view+json" in widget
+    assert "sequenceDiagram" in static.data and arrows(html.unescape(static.data)) == 0
+    assert result.reason == "max_turns" and len(result.trace.events) == len(events)
     # the static copy (HTML exports, viewers without a kernel) shows the whole run
-    assert updated == "update" and arrows(static) == p.total
+    assert updated == "update" and arrows(html.unescape(final)) == len(events)
 
 
 def test_players_never_share_state() -> None:
@@ -267,21 +267,46 @@ def test_the_hub_view_and_the_full_diagram() -> None:
     assert arrows(output["data"]["text/vnd.mermaid"]) == 12
 
 
-def test_static_fallback_for_exports() -> None:
+def test_static_copy_for_exports(monkeypatch) -> None:
     p = Player("boucle_complete")
-    bundle = p._repr_mimebundle_()
+    shown: list[object] = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append(obj))
+    p._ipython_display_()  # what a cell ending in `p` or `display(p)` shows
+    bundle, static = shown
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    markdown = bundle["text/markdown"]
-    assert markdown.startswith("```mermaid\nsequenceDiagram") and arrows(markdown) == 16
-    assert HIGHLIGHT not in markdown  # the whole diagram, nothing highlighted
-    assert "```mermaid\nflowchart LR" in markdown  # and the hub view
-    assert "<details><summary>Version texte</summary>" in markdown
-    assert "Étape 16/16" in markdown and "Étape 16/16" in bundle["text/plain"]
+    assert "Étape 16/16" in bundle["text/plain"]  # the text version, for plain viewers
+    copy = html.unescape(static.data)
+    assert 'class="harness-static"' in copy and arrows(copy) == 16  # the whole diagram
+    assert HIGHLIGHT not in copy  # nothing highlighted
+    assert '<pre class="mermaid">flowchart LR' in copy  # and the hub view
+    assert "<details><summary>Version texte</summary>" in copy and "Étape 16/16" in copy
+
+
+def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
+    """nbclient saves the widgets' state: the export shows the widget's placeholder,
+    and the static copy beside it."""
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    code = ("from harness_lib.course.player import Player\n"
+            "Player('deux_tours')\n")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code),
+                                         nbformat.v4.new_code_cell("Player('erreur_outil')")])
+    NotebookClient(nb, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+                   ).execute()
+    assert nb.metadata["widgets"]  # the state is saved: nbconvert picks the widget view
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    copies = page.split('<div class="harness-static">')[1:]
+    assert len(copies) == 2
+    for copy, name in zip(copies, ("Deux tours de function calling", "Un outil qui échoue")):
+        assert name in copy and '<pre class="mermaid">sequenceDiagram' in copy
+        assert '<pre class="mermaid">flowchart LR' in copy and "Version texte" in copy
 
 
 def test_a_label_with_backticks_gets_a_longer_fence() -> None:
-    p = Player("sequenceDiagram\n  H->>M: ```code```")
-    assert p._repr_mimebundle_()["text/markdown"].startswith("````mermaid\n")
+    (output,) = Player("sequenceDiagram\n  H->>M: ```code```")._sequences[2].outputs  # step 1
+    assert output["data"]["text/markdown"].startswith("````mermaid\n")  # for Notebook 7
 
 
 def test_on_event_needs_a_trace() -> None:

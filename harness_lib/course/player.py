@@ -214,21 +214,31 @@ class Player:
             self._full.outputs = (diagram_output(to_mermaid(self.diagram, upto=self.step or None)),)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget, plus a static copy for exports and viewers without a kernel."""
+        """The widget; its text version for viewers that show neither widgets nor HTML."""
         bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
-        bundle["text/markdown"] = charts.static_markdown(self.diagram)
         bundle["text/plain"] = transcript(self.diagram)
         return bundle
+
+    def _ipython_display_(self) -> None:
+        """The widget, then its static copy: a second output, hidden by the player's own
+        style sheet while the widget is live, and shown by exports and kernel-less
+        viewers (a notebook executed by nbclient saves the widgets' state, so an
+        nbconvert export would pick the widget over any fallback of the same output)."""
+        from IPython.display import HTML, display
+
+        display(self._repr_mimebundle_(), raw=True)
+        display(HTML(charts.static_html(self.diagram)))
 
 
 def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> Run:
     """Run a mission while a player, displayed above, draws each step as it happens."""
-    from IPython.display import display
+    from IPython.display import HTML, display
 
     schemas = [t.schema() for t in tools]
     prompt = kwargs.setdefault("system_prompt", SYSTEM_PROMPT)
     player = Player(Trace(system=system(prompt), tools_tokens=tools_tokens(schemas), tools=schemas))
-    shown = display(player, display_id=True)
+    display(player._repr_mimebundle_(), raw=True)
+    static = display(HTML(charts.static_html(player.diagram)), display_id=True)
     listener = kwargs.pop("on_event", None)
 
     def on_event(event: Event) -> None:
@@ -237,7 +247,7 @@ def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> R
             listener(event)
 
     done = run(task, model, tools, on_event=on_event, **kwargs)
-    if shown is not None:  # refresh the static copy (exports, viewers) with the whole run
-        shown.update(player)
+    if static is not None:  # the static copy (exports, viewers) shows the whole run
+        static.update(HTML(charts.static_html(player.diagram)))
     return done
 
