@@ -16,7 +16,7 @@ def test_no_step_of_the_chapter_is_silent(name: str) -> None:
     diagram = chapter_diagram(name)
     notes = [step_note(diagram, k) for k in range(len(diagram.steps) + 1)]
     assert notes[0] == START_NOTE and all(note.strip() for note in notes)
-    for step, note in zip(diagram.steps, notes[1:]):
+    for step, note in zip(diagram.steps, notes[1:], strict=True):
         assert note == step.note if step.note else step.text in note
 
 

@@ -240,7 +240,7 @@ def test_every_step_is_prepared_for_the_browser() -> None:
 
 
 def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
-    trace = mock_run("Attends que fini.txt apparaisse", "attente", limits=Limits(max_turns=15)).trace
+    trace = mock_run(WAIT_TASK, "attente", limits=Limits(max_turns=15)).trace
     p = Player(trace)
     assert p.total > LIGHT
     assert prepared(p) == list(range(21)) and p._text.texts[30] == ""  # around step 0
@@ -299,7 +299,8 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
     page, _ = HTMLExporter().from_notebook_node(nb)
     copies = page.split('<div class="harness-static">')[1:]
     assert len(copies) == 2
-    for copy, name in zip(copies, ("Deux tours de function calling", "Un outil qui échoue")):
+    names = ("Deux tours de function calling", "Un outil qui échoue")
+    for copy, name in zip(copies, names, strict=True):
         assert name in copy and '<pre class="mermaid">sequenceDiagram' in copy
         assert '<pre class="mermaid">flowchart LR' in copy and "Version texte" in copy
 

@@ -91,7 +91,7 @@ def _ends(diagram: Diagram, nodes: list[Node]) -> list[tuple[Node, Node]]:
                     (kind == "tool") == (pid == TOOLS_ID))
 
     return [(node(s.source, t), node(s.target, t))
-            for s, t in zip(diagram.steps, step_tools(diagram))]
+            for s, t in zip(diagram.steps, step_tools(diagram), strict=True)]
 
 
 def _quoted(text: str) -> str:

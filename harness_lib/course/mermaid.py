@@ -34,7 +34,15 @@ from html.entities import html5
 from importlib import resources
 
 from .diagram import (
-    LABEL_LIMIT, ROLES, Diagram, DiagramError, Entry, Participant, Step, one_line, shorten,
+    LABEL_LIMIT,
+    ROLES,
+    Diagram,
+    DiagramError,
+    Entry,
+    Participant,
+    Step,
+    one_line,
+    shorten,
 )
 
 CHAPTER = ("deux_tours", "erreur_outil", "boucle_complete")

@@ -18,9 +18,9 @@ ni l’appel ni son résultat tant que celui-ci n’est pas dans messages[].'
 
 from __future__ import annotations
 
+from ..trace import Event
 from .diagram import Diagram, Step, fr, one_line
 from .hub import TOOLS_ID
-from ..trace import Event
 
 START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
 STATUS = {"task": "▶ la mission arrive", "request": "⏳ en attente du modèle…",

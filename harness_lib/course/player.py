@@ -33,7 +33,13 @@ from .diagram import Diagram, from_trace, transcript
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
 from .narration import START_NOTE, status
 from .player_state import (
-    WINDOW, PlayerState, diagram_output, known_html, state, text_html, turn_label,
+    WINDOW,
+    PlayerState,
+    diagram_output,
+    known_html,
+    state,
+    text_html,
+    turn_label,
 )
 from .stepper import HUB, SEQUENCE, step_text, stepper
 

@@ -14,6 +14,7 @@ once per step and lets the browser switch between them.
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import dataclass
 
 from ..messages import Message
@@ -31,9 +32,10 @@ LABEL = 40  # characters of an arrow's label in the player; the note then gives 
 # tighter margins, no second row of participants at the bottom (the current arrow is
 # the last thing drawn). Labels are cut at LABEL: a long label would widen the
 # drawing, and the browser would shrink all its text to fit the cell.
-DISPLAY = ('%%{init: {"sequence": {"mirrorActors": false, "messageFontSize": 15, '
-           '"actorFontSize": 15, "noteFontSize": 14, "width": 120, "height": 40, '
-           '"actorMargin": 30, "diagramMarginX": 8, "boxMargin": 6, "noteMargin": 6, "messageMargin": 24}}}%%\n')
+LOOK = {"mirrorActors": False, "messageFontSize": 15, "actorFontSize": 15, "noteFontSize": 14,
+        "width": 120, "height": 40, "actorMargin": 30, "diagramMarginX": 8, "boxMargin": 6,
+        "noteMargin": 6, "messageMargin": 24}  # Mermaid's sequence settings, in pixels
+DISPLAY = "%%{init: " + json.dumps({"sequence": LOOK}) + "}%%\n"
 
 
 @dataclass(frozen=True)
