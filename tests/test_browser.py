@@ -526,17 +526,22 @@ def check_accessible_names(player: Any) -> None:
     sync_api.expect(slider).to_have_attribute("aria-valuetext", re.compile(r"^étape \d+ sur \d+$"))
 
 
-BUSY = """(seconds) => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel
-  .requestExecute({code: `import time; time.sleep(${seconds})`})"""
-KERNEL_BUSY = """() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel
-  .status === 'busy'"""
+# The kernel runs a cell that sleeps: busy until its execute request is done (its
+# status light may blink « idle » in between, as it answers other messages).
+BUSY = """(seconds) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({code: `import time; time.sleep(${seconds})`});
+  window.harnessBusy = true;
+  future.done.then(() => { window.harnessBusy = false; });
+}"""
+KERNEL_BUSY = "() => window.harnessBusy === true"
+KERNEL_DONE = "() => window.harnessBusy === false"
 
 
 def check_play_while_busy(player: Any) -> None:
     """« Lecture » moves the diagram while the kernel is busy; « Pause » keeps the step."""
     start = rewind(player)
     player.page.evaluate(BUSY, 8)
-    player.page.wait_for_function(KERNEL_BUSY)
     button(player, "Lecture").click()
     first = moved(player, 1, start)
     second = moved(player, 2, first)
@@ -545,6 +550,7 @@ def check_play_while_busy(player: Any) -> None:
     paused = player_view(player)
     assert paused.step >= second.step, "« Pause » a ramené le lecteur en arrière"
     sync_api.expect(button(player, "Lecture")).to_have_count(1)
+    player.page.wait_for_function(KERNEL_DONE, timeout=RUN_TIMEOUT_MS)
     player.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
     assert player_view(player).step == paused.step, "l'étape a changé après la pause"
 

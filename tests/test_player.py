@@ -259,8 +259,8 @@ def test_the_hub_view_and_the_full_diagram() -> None:
     with pytest.raises(ValueError, match="vue inconnue"):
         Player("deux_tours", view="pieuvre")
     # The full diagram: only for diagrams longer than the window, drawn when opened.
-    assert Player("sequenceDiagram\n  U->>H: Bonjour")._whole.layout.display == "none"
-    assert p._whole.layout.display is None and p._full.outputs == ()
+    assert Player("sequenceDiagram\n  U->>H: Bonjour")._whole is None
+    assert p._whole in p.widget.children and p._full.outputs == ()
     p.go(12)
     p._whole.selected_index = 0
     (output,) = p._full.outputs

@@ -63,6 +63,10 @@ class Panel:
     known: str  # « Que sait le modèle ? »
 
 
+def _html_output(text: str) -> dict:
+    return {"output_type": "display_data", "metadata": {}, "data": {"text/html": text}}
+
+
 def _diagram(source: Diagram | str) -> Diagram:
     if isinstance(source, Diagram):
         return source
@@ -139,48 +143,49 @@ class Player:
         self.trace.add(event)
         self._statuses.append(status(event))
         self.diagram = from_trace(self.trace)
-        self._refresh(self.total)  # the newest step, then the player jumps to it
+        # Only the new step now; at the end of the run, every step again (the loop frame
+        # and the bar's scale of earlier steps change as the run grows).
+        last = event.kind in ("answer", "stop")
+        self._refresh({*self._panels, self.total} if last else {self.total})
         self.go(self.total)
 
     def _build(self, interval: float, view: int) -> Any:
         import ipywidgets as w
 
-        self._w, self._layout = w, w.Layout()  # one Layout for every panel: fewer widgets
-        pending = w.HTML(PENDING, layout=self._layout)
+        # One Layout for all: each widget would otherwise bring its own (one more message).
+        self._w, self._layout = w, w.Layout()
+        shared = {"layout": self._layout}
+        pending = w.Output(**shared, outputs=(_html_output(PENDING),))
         # The diagram stacks: Tabs (all children drawn once, tab bar hidden), children
         # only ever appended, child 0 the placeholder of steps not prepared yet.
         self._sequences.append(pending)
         self._hubs_shown.append(pending)
-        self._sequence, self._hub = w.Tab([pending]), w.Tab([pending])
-        self._controls = stepper(self.total, interval, view)
-        self._text = step_text([self._sequence, self._hub])
-        views = w.Tab(children=[self._sequence, self._hub], selected_index=view)
-        w.jsdlink((self._controls, "value"), (self._text, "value"))  # all in the browser
-        w.jsdlink((self._controls, "view"), (views, "selected_index"))
+        self._sequence, self._hub = w.Tab([pending], **shared), w.Tab([pending], **shared)
+        views = w.Tab(children=[self._sequence, self._hub], selected_index=view, **shared)
+        self._controls = stepper(self.total, interval, view, **shared)
+        # The text part follows the controls and selects what the stacks show, in the browser.
+        self._text = step_text(self._controls, views, [self._sequence, self._hub], **shared)
         self._controls.observe(lambda change: self._prepare(change["new"]), names="value")
-        self._full = w.Output()
-        self._whole = w.Accordion(children=[self._full], titles=["Diagramme complet"])
-        self._whole.observe(lambda _: self._draw_full(), names="selected_index")
-        box = w.VBox([self._controls, views, self._text, self._whole])
+        self._whole: Any = None  # « Diagramme complet », for diagrams longer than the window
+        self._box = w.VBox([self._controls, views, self._text], **shared)
         # Stable hooks for the browser test (and for anyone styling the course).
-        for widget, name in [(box, "player"), (views, "diagram"), (self._sequence, "sequence"),
-                             (self._hub, "hub"), (self._whole, "whole"),
+        for widget, name in [(self._box, "player"), (views, "diagram"),
+                             (self._sequence, "sequence"), (self._hub, "hub"),
                              *((s, "stack") for s in (views, self._sequence, self._hub))]:
             widget.add_class(f"harness-{name}")
-        return box
+        return self._box
 
-    def _refresh(self, newest: int | None = None) -> None:
-        """After the diagram changed: the range, the captions, the transcript, the panels."""
-        self._controls.max = self.total
-        self._controls.captions = [turn_label(self.diagram, k) for k in range(self.total + 1)]
-        self._text.transcript = transcript(self.diagram)
-        self._whole.layout.display = None if self.total > WINDOW else "none"
-        self._full.outputs = ()  # drawn again when opened
-        self._draw_full()
-        # Prepared steps may change as a live run grows (the loop frame, the bar's scale):
-        # a widget whose value stays the same sends nothing.
-        steps = {*self._panels, *([newest] if newest is not None else [])}
-        self._prepare(self.step if newest is None else newest, again=steps)
+    def _refresh(self, again: set[int] | None = None) -> None:
+        """After the diagram changed: the range, the captions, the transcript, the panels;
+        `again`: steps already prepared that must be drawn again."""
+        with self._controls.hold_sync(), self._text.hold_sync():  # one message each
+            self._controls.max = self.total
+            self._controls.captions = [turn_label(self.diagram, k)
+                                       for k in range(self.total + 1)]
+            self._text.transcript = transcript(self.diagram)
+            if self.total > WINDOW:
+                self._draw_full(again=True)
+            self._prepare(self.step if again is None else max(again), again or set())
 
     def _prepare(self, k: int, again: set[int] | None = None) -> None:
         """Prepare every step (up to LIGHT), or those within AROUND of step k; and `again`."""
@@ -193,14 +198,15 @@ class Player:
         todo = sorted({*(again or ()), *(i for i in wanted if i not in self._panels)})
         for i in todo:
             self._draw(i)
-        if todo:  # one message per widget for the whole batch, children before the maps
+        if todo:  # one message per widget for the whole batch
             self._sequence.children = self._sequences
             self._hub.children = self._hubs_shown
             panels = [self._panels.get(k) for k in range(self.total + 1)]
-            self._text.texts = [p.text if p else "" for p in panels]
-            self._text.knowns = [p.known if p else "" for p in panels]
-            self._text.sequence_of = [p.sequence if p else 0 for p in panels]
-            self._text.hub_of = [p.hub if p else 0 for p in panels]
+            with self._text.hold_sync():
+                self._text.texts = [p.text if p else "" for p in panels]
+                self._text.knowns = [p.known if p else "" for p in panels]
+                self._text.sequence_of = [p.sequence if p else 0 for p in panels]
+                self._text.hub_of = [p.hub if p else 0 for p in panels]
 
     def _draw(self, k: int) -> None:
         """Compute step k's panels: its diagram in its own Output, its hub view shared."""
@@ -209,13 +215,27 @@ class Player:
             self._hubs[s.hub] = len(self._hubs_shown)
             self._hubs_shown.append(w.Output(layout=self._layout,
                                              outputs=(diagram_output(s.hub),)))
-        if k not in self._panels:
-            self._sequences.append(w.Output(layout=self._layout))
-        child = self._panels[k].sequence if k in self._panels else len(self._sequences) - 1
-        self._sequences[child].outputs = (diagram_output(s.mermaid),)
+        drawing = (diagram_output(s.mermaid),)
+        if k in self._panels:
+            child = self._panels[k].sequence
+            self._sequences[child].outputs = drawing  # sends nothing if it did not change
+        else:
+            child = len(self._sequences)
+            self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
         self._panels[k] = Panel(child, self._hubs[s.hub], text_html(s), known_html(s))
 
-    def _draw_full(self) -> None:
+    def _draw_full(self, again: bool = False) -> None:
+        """« Diagramme complet »: added once the diagram outgrows the window, drawn when
+        opened (one more Mermaid render, only for who asks)."""
+        if self._whole is None:
+            w = self._w
+            self._full = w.Output(layout=self._layout)
+            self._whole = w.Accordion(children=[self._full], titles=["Diagramme complet"])
+            self._whole.add_class("harness-whole")
+            self._whole.observe(lambda _: self._draw_full(), names="selected_index")
+            self._box.children = [*self._box.children, self._whole]
+        if again:
+            self._full.outputs = ()
         if self._whole.selected_index is not None and not self._full.outputs:
             self._full.outputs = (diagram_output(to_mermaid(self.diagram, upto=self.step or None)),)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..messages import Message
 from . import charts
-from .diagram import Diagram, Entry, ledger_at, one_line, peak, total_at, totals_at
+from .diagram import Diagram, Entry, Step, ledger_at, one_line, peak, total_at, totals_at
 from .hub import hub_mermaid
 from .mermaid import to_mermaid
 from .narration import step_note
@@ -27,14 +27,17 @@ from .narration import step_note
 # At most this many arrows are drawn: with its controls, note and context bar, the
 # player then fits in a laptop's window, and its text keeps about the body's size.
 WINDOW = 8
-LABEL = 40  # characters of an arrow's label in the player; the note then gives it whole
+LABEL = 40  # the most characters of an arrow's label in the player; the note gives it whole
 # How the player's diagrams are drawn: text at 15 px (the notebook's body is 14 px),
-# tighter margins, no second row of participants at the bottom (the current arrow is
-# the last thing drawn). Labels are cut at LABEL: a long label would widen the
-# drawing, and the browser would shrink all its text to fit the cell.
+# narrow participant boxes, tight margins, no second row of participants at the
+# bottom (the current arrow is the last thing drawn). The browser shrinks a drawing
+# wider than the cell, text included: labels are cut so that it stays within FIT px
+# (Lab's output area is 588 px wide in an 800 px window: text stays above 13 px),
+# estimated with CHAR_PX (measured: within 6 % of Mermaid's own widths).
 LOOK = {"mirrorActors": False, "messageFontSize": 15, "actorFontSize": 15, "noteFontSize": 14,
-        "width": 120, "height": 40, "actorMargin": 30, "diagramMarginX": 8, "boxMargin": 6,
+        "width": 100, "height": 40, "actorMargin": 20, "diagramMarginX": 8, "boxMargin": 6,
         "noteMargin": 6, "messageMargin": 24}  # Mermaid's sequence settings, in pixels
+FIT, CHAR_PX, PAD = 680, 8.5, 24  # PAD: the room Mermaid leaves around a label
 DISPLAY = "%%{init: " + json.dumps({"sequence": LOOK}) + "}%%\n"
 
 
@@ -73,18 +76,47 @@ def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) 
         if k else 0
     scale = scale or max(peak(diagram), diagram.budget or 0, 1)
     turn, turns = (step.turn if step else 0), (steps[-1].turn if steps else 0)
+    limit = label_limit(diagram, k)
     return PlayerState(
         k, len(steps), turn, turns,
-        DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=LABEL),
-        _note(diagram, k), totals_at(diagram, k), added, tuple(context), _messages(diagram, k),
+        DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit),
+        _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context), _messages(diagram, k),
         charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
         f"étape {k} sur {len(steps)}", turn_label(diagram, k), hub_mermaid(diagram, k))
 
 
-def _note(diagram: Diagram, k: int) -> str:
+def _note(diagram: Diagram, k: int, limit: int) -> str:
     """The step's note, and its label whole when the drawing had to cut it."""
     text = one_line(diagram.steps[k - 1].text) if k else ""
-    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > LABEL else "")
+    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > limit else "")
+
+
+def label_limit(diagram: Diagram, k: int) -> int:
+    """The longest label, in characters, that keeps the drawing of step k within FIT px."""
+    shown = diagram.steps[max(0, k - WINDOW):k]
+    involved = {pid for step in shown for pid in (step.source, step.target)}
+    # as mermaid.to_mermaid draws a window: only the participants its arrows involve
+    order = [p.id for p in diagram.participants if k <= WINDOW or p.id in involved]
+    return next((limit for limit in range(LABEL, 12, -2) if _width(shown, order, limit) <= FIT),
+                12)
+
+
+def _width(shown: tuple[Step, ...], order: list[str], limit: int) -> float:
+    """Mermaid's width for these arrows, roughly: each label widens the gaps it spans."""
+    column = {pid: i for i, pid in enumerate(order)}
+    gaps = [LOOK["width"] + LOOK["actorMargin"]] * max(len(order) - 1, 0)
+    edges = [LOOK["width"] / 2 + LOOK["diagramMarginX"]] * 2  # left and right of the ends
+    for step in shown:
+        need = min(len(one_line(step.text)), limit) * CHAR_PX + PAD
+        a, b = sorted((column[step.source], column[step.target]))
+        if a == b:  # a self-arrow's label is centred on its lifeline
+            spans = [(gaps, a - 1) if a else (edges, 0), (gaps, a) if a < len(gaps) else (edges, 1)]
+            for where, i in spans:
+                where[i] = max(where[i], need / 2)
+        elif sum(gaps[a:b]) < need:  # widen each spanned gap by an equal share
+            extra = (need - sum(gaps[a:b])) / (b - a)
+            gaps[a:b] = [gap + extra for gap in gaps[a:b]]
+    return sum(gaps) + sum(edges)
 
 
 def turn_label(diagram: Diagram, k: int) -> str:

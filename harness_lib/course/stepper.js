@@ -1,11 +1,11 @@
 // The player's browser side, in two parts (the `part` trait of each model):
 // - "controls": buttons, slider, keys and « Lecture ». The current step is the
-//   model's `value`; ipywidgets' jsdlink copies it, in the browser, to the
-//   diagram stacks and to the "text" part, so a step never waits for the kernel
-//   and « Lecture » goes on while the kernel is busy.
-// - "text": the current step's note and context bar, « Que sait le modèle ? »
-//   and the text version, switched from lists the kernel prepared once; and the
-//   child of each diagram stack that draws the current step.
+//   model's `value`, the view (0 sequence, 1 hub) its `view`.
+// - "text": follows the controls' model, in the browser: shows the current step's
+//   note and context bar, « Que sait le modèle ? » and the text version, from lists
+//   the kernel prepared once, and selects the child of each diagram stack that
+//   draws the current step. So a step never waits for the kernel, and « Lecture »
+//   goes on while the kernel is busy.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
 
 const REDUCED = "(prefers-reduced-motion: reduce)";
@@ -138,27 +138,32 @@ function select(stack, index) {
   }
 }
 
-function renderText({ model, el }) {
+async function renderText({ model, el }) {
   const text = make("div", { className: "harness-text" });
   const known = make("div", { className: "harness-known" });
   const transcript = make("div", { className: "harness-transcript" });
   el.append(text, details("Que sait le modèle ?", known), details("Version texte", transcript));
   const pending = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>";
-  // The two diagram stacks (sequence, hub), and which of their children shows step k.
-  const stacks = Promise.all(model.get("stacks").map(
-    (ref) => model.widget_manager.get_model(ref.replace("IPY_MODEL_", ""))));
+  // The other widgets of the player: its controls, the views (sequence, hub) and the
+  // two diagram stacks; per step, the child of each stack that draws it.
+  const find = (ref) => model.widget_manager.get_model(ref.replace("IPY_MODEL_", ""));
+  const controls = await find(model.get("controls"));
+  const views = await find(model.get("views"));
+  const stacks = await Promise.all(model.get("stacks").map(find));
   function show() {
-    const k = model.get("value");
+    const k = controls.get("value");
     // The HTML comes from the kernel, built from escaped text (player_state.py).
     text.innerHTML = model.get("texts")[k] || pending;
     known.innerHTML = model.get("knowns")[k] || pending;
     transcript.textContent = model.get("transcript");
-    const children = [model.get("sequence_of")[k] || 0, model.get("hub_of")[k] || 0];
-    stacks.then((found) => found.forEach((stack, i) => select(stack, children[i])));
+    select(views, controls.get("view"));
+    select(stacks[0], model.get("sequence_of")[k] || 0);
+    select(stacks[1], model.get("hub_of")[k] || 0);
   }
-  model.on("change:value change:texts change:knowns change:transcript change:sequence_of "
-           + "change:hub_of", show);
+  controls.on("change:value change:view", show);
+  model.on("change:texts change:knowns change:transcript change:sequence_of change:hub_of", show);
   show();
+  return () => controls.off("change:value change:view", show);
 }
 
 function render(view) {

@@ -7,12 +7,12 @@ kernel would freeze the player. This is one small anywidget instead, `stepper.js
 - `stepper(...)`, the controls: « Début », « Précédente », « Lecture »/« Pause »,
   « Suivante », a slider, the keys (←/→, Espace, Début/Fin), the view (séquence or
   hub). It moves `value`, the step shown;
-- `step_text(stacks)`, below the diagram: the note and context bar of step `value`,
-  « Que sait le modèle ? » and the text version, from lists prepared by the kernel;
-  it also shows, in each diagram stack, the child that draws step `value`.
+- `step_text(controls, views, stacks)`, below the diagram: follows the controls in
+  the browser, and shows the current step's note and context bar, « Que sait le
+  modèle ? » and the text version, from lists prepared by the kernel; it also
+  selects, in each diagram stack, the child that draws the current step.
 
-The player links the controls' `value` to the text part with ipywidgets' `jsdlink`,
-which runs in the browser too. Python only holds traits:
+Python only holds traits:
 
 >>> s = stepper(total=9, interval=2.0)
 >>> s.part, s.value, s.max, s.interval, s.view, len(s.captions)
@@ -47,10 +47,13 @@ def _stepper_class() -> type:
         captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
         part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
         # The "text" part: HTML per step ("" while not prepared), and the transcript;
-        # the diagram stacks (sequence, hub) and, per step, the child that draws it.
+        # the player's controls, its views (a Tab: sequence, hub), its two diagram
+        # stacks (Tabs) and, per step, the child of each stack that draws it.
         texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
         knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
         transcript = traitlets.Unicode().tag(sync=True)
+        controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
+        views = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
         stacks = traitlets.List().tag(sync=True, **widgets.widget_serialization)
         sequence_of = traitlets.List(traitlets.Int()).tag(sync=True)
         hub_of = traitlets.List(traitlets.Int()).tag(sync=True)
@@ -58,12 +61,17 @@ def _stepper_class() -> type:
     return Stepper
 
 
-def stepper(total: int, interval: float, view: int = SEQUENCE) -> Any:
-    """The controls of a player of `total` steps, `interval` seconds per step when playing."""
+def stepper(total: int, interval: float, view: int = SEQUENCE, **shared: Any) -> Any:
+    """The controls of a player of `total` steps, `interval` seconds per step when playing.
+
+    `shared`: widget arguments, such as a Layout the player shares between its widgets.
+    """
     return _stepper_class()(max=total, interval=round(interval * 1000), view=view,
-                            captions=[""] * (total + 1))
+                            captions=[""] * (total + 1), **shared)
 
 
-def step_text(stacks: list[Any]) -> Any:
-    """The text part, that also selects the child of each stack (sequence, hub) to show."""
-    return _stepper_class()(part="text", stacks=stacks)
+def step_text(controls: Any, views: Any, stacks: list[Any], **shared: Any) -> Any:
+    """The text part: follows `controls`, and shows in `views` and in each of `stacks`
+    (sequence, hub) the child that draws the current step."""
+    return _stepper_class()(part="text", controls=controls, views=views, stacks=stacks,
+                            **shared)
