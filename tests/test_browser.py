@@ -78,7 +78,7 @@ TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
 STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
 DIAGRAM = ".jp-RenderedMermaid img"
 PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's drawings (one shown at a time)
-MIN_TEXT_PX = 13  # the smallest arrow label a player may draw (the notebook's body: 14 px)
+MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
 MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
 
@@ -557,14 +557,18 @@ def check_play_while_busy(player: Any) -> None:
 
 def check_players(notebook: Notebook, path: Path, busy: bool = True) -> None:
     """Every player, at each width: by button and by keyboard, in view, readable; the
-    first one also plays while the kernel is busy, and switches to the hub and back."""
+    first one also plays while the kernel is busy, and switches to the hub and back.
+    Each player, as left after its check, goes to tests/artifacts/ (look at them)."""
     players = notebook.panel.locator(PLAYER)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = Path(notebook.name)
     for width in WIDTHS:
         notebook.page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
         totals = []
         for i in range(players.count()):
             views = check_player(players.nth(i))
             totals.append(views[0].total)
+            players.nth(i).screenshot(path=str(ARTIFACTS / f"{path.stem}-lecteur{i}-{width}.png"))
         if players.count():
             check_accessible_names(players.first)
             check_hub(players.first)

@@ -227,8 +227,12 @@ def test_every_step_is_prepared_for_the_browser() -> None:
     assert prepared(p) == list(range(15))  # short: all of it, at once
     for k in (0, 7, 14):
         assert drawn(p, k) == state(p.diagram, k).mermaid
-        assert drawn(p, k, "hub") == state(p.diagram, k).hub
         assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
+    # The hub drawings are made the first time the learner asks for that view.
+    assert p._text.hub_of == [0] * 15 and len(p._hub.children) == 1  # the placeholder only
+    p.view = "hub"
+    for k in (0, 7, 14):
+        assert drawn(p, k, "hub") == state(p.diagram, k).hub
     (output,) = p._sequence.children[p._text.sequence_of[7]].outputs
     assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
     # Steps with the same exchange share one hub drawing: few drawings for many steps.

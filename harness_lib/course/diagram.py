@@ -105,16 +105,22 @@ def total_at(diagram: Diagram, k: int) -> int:
 
 def peak(diagram: Diagram) -> int:
     """The largest context of the whole diagram: the scale of the context bar."""
+    return max(context_sizes(diagram))
+
+
+def context_sizes(diagram: Diagram) -> list[int]:
+    """The context's size in tokens after each step k = 0..N, as total_at(diagram, k)."""
     # One pass, counting as ledger_at does: total_at for every k would be quadratic,
     # and the player asks for the peak at every step.
-    kept = total = best = 0  # kept: the system and tools tokens that a compaction keeps
+    kept = total = 0  # kept: the system and tools tokens that a compaction keeps
+    sizes = []
     for entries in (diagram.initial, *(step.entries for step in diagram.steps)):
         for entry in entries:
             total = kept if entry.role == "compact" else total
             total += entry.tokens
             kept += entry.tokens if entry.role in KEPT_BY_COMPACTION else 0
-        best = max(best, total)
-    return best
+        sizes.append(total)
+    return sizes
 
 
 def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
@@ -137,8 +143,9 @@ def fr(n: int) -> str:
 def transcript(diagram: Diagram) -> str:
     """Every step in plain French, for screen readers and for reading offline."""
     names = {p.id: p.label for p in diagram.participants}
+    sizes = context_sizes(diagram)
     lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
-    lines.append(f"Contexte de départ : {fr(total_at(diagram, 0))} tokens.")
+    lines.append(f"Contexte de départ : {fr(sizes[0])} tokens.")
     loop = None
     for step in diagram.steps:
         if step.loop != loop:  # say where loops start and end, as the picture does
@@ -147,7 +154,7 @@ def transcript(diagram: Diagram) -> str:
             loop = step.loop
         who = f"{names.get(step.source, step.source)} → {names.get(step.target, step.target)}"
         lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
-                     f" (contexte : {fr(total_at(diagram, step.index))} tokens)")
+                     f" (contexte : {fr(sizes[step.index])} tokens)")
         lines += [f"  Ajouté : {e.role}, {fr(e.tokens)} tokens, {one_line(e.label)}"
                   for e in step.entries]
         lines += [f"  {one_line(step.note)}"] if step.note else []

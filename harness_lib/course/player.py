@@ -166,6 +166,10 @@ class Player:
         # The text part follows the controls and selects what the stacks show, in the browser.
         self._text = step_text(self._controls, views, [self._sequence, self._hub], **shared)
         self._controls.observe(lambda change: self._prepare(change["new"]), names="value")
+        # The hub drawings are made when the learner first asks for them (one kernel
+        # round trip, once): most never do, and each is one more Mermaid render.
+        self._hub_ready = view == HUB
+        self._controls.observe(lambda change: self._show_hub(change["new"]), names="view")
         self._whole: Any = None  # « Diagramme complet », for diagrams longer than the window
         self._box = w.VBox([self._controls, views, self._text], **shared)
         # Stable hooks for the browser test (and for anyone styling the course).
@@ -208,11 +212,16 @@ class Player:
                 self._text.sequence_of = [p.sequence if p else 0 for p in panels]
                 self._text.hub_of = [p.hub if p else 0 for p in panels]
 
+    def _show_hub(self, view: int) -> None:
+        if view == HUB and not self._hub_ready:
+            self._hub_ready = True
+            self._prepare(self.step, again=set(self._panels))
+
     def _draw(self, k: int) -> None:
         """Compute step k's panels: its diagram in its own Output, its hub view shared."""
         s, w = self.state(k), self._w
-        if s.hub not in self._hubs:  # steps with the same exchange share one hub drawing
-            self._hubs[s.hub] = len(self._hubs_shown)
+        if self._hub_ready and s.hub not in self._hubs:  # steps with the same exchange
+            self._hubs[s.hub] = len(self._hubs_shown)  # share one hub drawing
             self._hubs_shown.append(w.Output(layout=self._layout,
                                              outputs=(diagram_output(s.hub),)))
         drawing = (diagram_output(s.mermaid),)
@@ -222,7 +231,7 @@ class Player:
         else:
             child = len(self._sequences)
             self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
-        self._panels[k] = Panel(child, self._hubs[s.hub], text_html(s), known_html(s))
+        self._panels[k] = Panel(child, self._hubs.get(s.hub, 0), text_html(s), known_html(s))
 
     def _draw_full(self, again: bool = False) -> None:
         """« Diagramme complet »: added once the diagram outgrows the window, drawn when
@@ -240,10 +249,11 @@ class Player:
             self._full.outputs = (diagram_output(to_mermaid(self.diagram, upto=self.step or None)),)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget; its text version for viewers that show neither widgets nor HTML."""
-        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
-        bundle["text/plain"] = transcript(self.diagram)
-        return bundle
+        """The widget; its text version for viewers that show neither widgets nor HTML.
+        (ipywidgets' own bundle would also build a text repr of every child widget.)"""
+        view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
+        return {"application/vnd.jupyter.widget-view+json": view,
+                "text/plain": transcript(self.diagram)}
 
     def _ipython_display_(self) -> None:
         """The widget, then its static copy: a second output, hidden by the player's own

@@ -38,8 +38,11 @@ def _stepper_class() -> type:
     import traitlets
 
     class Stepper(anywidget.AnyWidget):  # type: ignore[misc]
-        _esm = HERE / "stepper.js"
-        _css = HERE / "stepper.css"
+        # The browser code and style, as class traits: AnyWidget.__init__ would add
+        # them to each instance with add_traits, which builds a new class every time.
+        _esm = traitlets.Unicode((HERE / "stepper.js").read_text("utf-8")).tag(sync=True)
+        _css = traitlets.Unicode((HERE / "stepper.css").read_text("utf-8")).tag(sync=True)
+        _anywidget_id = traitlets.Unicode("harness_lib.course.stepper").tag(sync=True)
         value = traitlets.Int(0).tag(sync=True)  # the step shown, 0 .. max
         max = traitlets.Int(0).tag(sync=True)  # the number of steps
         interval = traitlets.Int(2000).tag(sync=True)  # ms per step while playing
@@ -57,6 +60,9 @@ def _stepper_class() -> type:
         stacks = traitlets.List().tag(sync=True, **widgets.widget_serialization)
         sequence_of = traitlets.List(traitlets.Int()).tag(sync=True)
         hub_of = traitlets.List(traitlets.Int()).tag(sync=True)
+
+        def __init__(self, **kwargs: Any) -> None:
+            widgets.DOMWidget.__init__(self, **kwargs)  # the traits are already there
 
     return Stepper
 
