@@ -487,11 +487,13 @@ def check_player(player: Any, clicks: int = 3, keys: bool = True) -> list[View]:
 
 
 def check_keys(player: Any, start: View) -> list[View]:
-    """With the player focused: End, Home, →, ← step; Tab shows where the focus is."""
+    """With the player focused: Home, End, ←, → step; Tab shows where the focus is.
+    It ends on the last step: the fullest drawing, for the screenshots."""
     page = player.page
     player.locator(STEP).click()  # a click in the player gives it the keys
-    views = [start]
-    for key, step in (("End", start.total), ("Home", 0), ("ArrowRight", 1), ("ArrowLeft", 0)):
+    views, total = [start], start.total
+    keys = [("End", total), ("ArrowLeft", total - 1), ("ArrowRight", total)]
+    for key, step in [("Home", 0)] * (start.step > 0) + keys:
         page.keyboard.press(key)
         views.append(moved(player, step, views[-1]))
         in_view(player)

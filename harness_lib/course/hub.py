@@ -11,6 +11,8 @@ needs only a few drawings (`hub_mermaid` returns the same text for them).
 >>> d = chapter_diagram("deux_tours")
 >>> [node.label for node in hub_nodes(d)]
 ['Personne', 'Harness', 'Modèle', 'read_file']
+>>> [(a.label, b.label) for a, b in hub_edges(d)][:2]
+[('Personne', 'Harness'), ('Harness', 'Modèle')]
 >>> print(hub_mermaid(d, 5).splitlines()[-1])
   linkStyle 3 stroke:#c92a2a,stroke-width:4px
 """
@@ -94,14 +96,19 @@ def _ends(diagram: Diagram, nodes: list[Node]) -> list[tuple[Node, Node]]:
             for s, t in zip(diagram.steps, step_tools(diagram), strict=True)]
 
 
+def hub_edges(diagram: Diagram) -> list[tuple[Node, Node]]:
+    """Each kind of exchange once, in order of appearance: (who sends, who receives)."""
+    return list(dict.fromkeys((a, b) for a, b in _ends(diagram, hub_nodes(diagram)) if a != b))
+
+
 def _quoted(text: str) -> str:
     return '"' + escape(text).replace('"', "#quot;") + '"'
 
 
 def hub_mermaid(diagram: Diagram, k: int | None = None) -> str:
     """The flowchart; with k, the exchange of step k highlighted (k = 0: nothing yet)."""
-    nodes, ends = hub_nodes(diagram), _ends(diagram, hub_nodes(diagram))
-    edges = list(dict.fromkeys((a.id, b.id) for a, b in ends if a != b))
+    nodes = hub_nodes(diagram)
+    ends, edges = _ends(diagram, nodes), [(a.id, b.id) for a, b in hub_edges(diagram)]
     kinds = {n.id: n.kind for n in nodes}
     now = ends[k - 1] if k else None
     what = f"{now[0].label} → {now[1].label}" if now and now[0] != now[1] \
