@@ -258,8 +258,9 @@ def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
 def test_the_hub_view_and_the_full_diagram() -> None:
     p = Player("boucle_complete", view="hub")
     assert p.view == "hub" and p._controls.view == 1
-    p.view = "sequence"
-    assert p._controls.view == 0
+    assert len(p._sequence.children) == 1 and drawn(p, 16, "hub") == state(p.diagram, 16).hub
+    p.view = "sequence"  # the sequence drawings are made when first shown
+    assert p._controls.view == 0 and drawn(p, 16) == state(p.diagram, 16).mermaid
     with pytest.raises(ValueError, match="vue inconnue"):
         Player("deux_tours", view="pieuvre")
     # The full diagram: only for diagrams longer than the window, drawn when opened.

@@ -166,10 +166,10 @@ class Player:
         # The text part follows the controls and selects what the stacks show, in the browser.
         self._text = step_text(self._controls, views, [self._sequence, self._hub], **shared)
         self._controls.observe(lambda change: self._prepare(change["new"]), names="value")
-        # The hub drawings are made when the learner first asks for them (one kernel
-        # round trip, once): most never do, and each is one more Mermaid render.
-        self._hub_ready = view == HUB
-        self._controls.observe(lambda change: self._show_hub(change["new"]), names="view")
+        # Only the view shown is drawn; the other when the learner first asks for it (one
+        # kernel round trip, once): most never switch, and each drawing is a Mermaid render.
+        self._ready = {view}
+        self._controls.observe(lambda change: self._show_view(change["new"]), names="view")
         self._whole: Any = None  # « Diagramme complet », for diagrams longer than the window
         self._box = w.VBox([self._controls, views, self._text], **shared)
         # Stable hooks for the browser test (and for anyone styling the course).
@@ -212,25 +212,27 @@ class Player:
                 self._text.sequence_of = [p.sequence if p else 0 for p in panels]
                 self._text.hub_of = [p.hub if p else 0 for p in panels]
 
-    def _show_hub(self, view: int) -> None:
-        if view == HUB and not self._hub_ready:
-            self._hub_ready = True
+    def _show_view(self, view: int) -> None:
+        if view not in self._ready:
+            self._ready.add(view)
             self._prepare(self.step, again=set(self._panels))
 
     def _draw(self, k: int) -> None:
-        """Compute step k's panels: its diagram in its own Output, its hub view shared."""
+        """Compute step k's panels: its diagram in its own Output, its hub view shared by
+        the steps with the same exchange (each only once its view has been shown)."""
         s, w = self.state(k), self._w
-        if self._hub_ready and s.hub not in self._hubs:  # steps with the same exchange
-            self._hubs[s.hub] = len(self._hubs_shown)  # share one hub drawing
+        if HUB in self._ready and s.hub not in self._hubs:
+            self._hubs[s.hub] = len(self._hubs_shown)
             self._hubs_shown.append(w.Output(layout=self._layout,
                                              outputs=(diagram_output(s.hub),)))
-        drawing = (diagram_output(s.mermaid),)
-        if k in self._panels:
-            child = self._panels[k].sequence
-            self._sequences[child].outputs = drawing  # sends nothing if it did not change
-        else:
-            child = len(self._sequences)
-            self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
+        child = self._panels[k].sequence if k in self._panels else 0
+        if SEQUENCE in self._ready:
+            drawing = (diagram_output(s.mermaid),)
+            if child:
+                self._sequences[child].outputs = drawing  # sends nothing if unchanged
+            else:
+                child = len(self._sequences)
+                self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
         self._panels[k] = Panel(child, self._hubs.get(s.hub, 0), text_html(s), known_html(s))
 
     def _draw_full(self, again: bool = False) -> None:
