@@ -234,6 +234,19 @@ def notebooks(repeat: int, folder: Path = ROOT / "notebooks", warm_up: bool = Tr
                       for path, runs in times.items()]
 
 
+def player_in_browser(repeat: int) -> Result:
+    """A step of the chapter's third diagram over a re-display of it (bench/browser.py)."""
+    import browser  # bench/browser.py: needs Playwright and Debian's chromium
+
+    try:
+        found = browser.measure(repeat)
+    except Exception as err:  # no browser, Lab did not start...: a MISS that says why
+        return Result("player step / re-display (browser)", "x", [], 0.4,
+                      info={"error": f"{type(err).__name__}: {err}"[:200]})
+    return Result("player step / re-display (browser)", "x", found["ratios"], 0.4,
+                  info={k: round(v, 1) for k, v in found.items() if k != "ratios"})
+
+
 def table(results: Sequence[Result]) -> str:
     lines = [f"{'measure':44} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
              f"{'target':>14}  verdict"]
@@ -253,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     parser.add_argument("--quick", action="store_true", help="1 run, small traces, no notebooks")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each measure (default 5)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json")
+    parser.add_argument("--browser", action="store_true", help="also a player's step against "
+                        "a re-display, in Chromium (bench/browser.py)")
     args = parser.parse_args(argv)
     repeat, sizes = (1, (2, 15)) if args.quick else (max(1, args.repeat), (2, 15, 100))
     results = [import_time(repeat), harness_overhead(repeat)]
@@ -260,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     results += [] if args.quick else [harness_overhead(repeat, 100, None)]
     results += diagram_work(repeat, sizes) + player_step(repeat, sizes)
     results += [] if args.quick else notebooks(repeat)
+    results += [player_in_browser(repeat)] if args.browser else []
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
