@@ -176,18 +176,20 @@ def diagram_work(repeat: int, sizes: Sequence[int]) -> list[Result]:
 
 
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
-    """Python time to move a player one step (state + widget update), per trace size."""
+    """Python time of a learner's step, per trace size: the browser switches the step
+    itself; the kernel hears of it and, on a long run, prepares the steps ahead."""
     from harness_lib.course.player import Player  # imports ipywidgets: only here
 
     results = []
     for turns in sizes:
-        player = Player(wait_trace(turns))
-        ks = range(1, player.total + 1, max(1, player.total // 20))  # ~20 steps across
-        rounds = [[clocks(player.go, k) for k in ks] for _ in range(repeat)]
+        rounds = []
+        for _ in range(repeat):
+            player = Player(wait_trace(turns))  # a fresh one: the steps ahead not prepared
+            rounds.append([clocks(player.go, k) for k in range(1, player.total + 1)])
         results.append(Result(
-            f"player.go(k), {turns} turns ({player.total} steps)", "ms",
-            [statistics.median(wall for wall, _ in steps) for steps in rounds], 10,
-            [statistics.median(cpu for _, cpu in steps) for steps in rounds]))
+            f"player.go(k+1), {turns} turns ({player.total} steps)", "ms",
+            [statistics.mean(wall for wall, _ in steps) for steps in rounds], 10,
+            [statistics.mean(cpu for _, cpu in steps) for steps in rounds]))
     return results
 
 
