@@ -1,13 +1,13 @@
 """A step-by-step player for the course's sequence diagrams, in the notebook.
 
 Stepping happens in the browser. Each step's panels (its diagram, its hub view,
-its note with the context bar, « Que sait le modèle ? ») are prepared once, as
-widgets, in ipywidgets `Tab` containers used as stacks (their tab bars hidden); the
-controls (`stepper.py`) hold the step number and `jsdlink` copies it to each
-stack's `selected_index`. So « Suivante », the keys and « Lecture » need no
-kernel round trip, and keep working while the kernel is busy. A long run stays
-light: above `LIGHT` steps only the steps around the current one are prepared, and
-the kernel prepares more as the learner moves (CONTRIBUTING.md, « The player »).
+its note with the context bar, « Que sait le modèle ? ») are prepared once
+(`panels.py`); the controls (`stepper.py`) hold the step number and the text part
+shows that step's panels, in the browser. So « Suivante », the keys and « Lecture »
+need no kernel round trip, and keep working while the kernel is busy. A long run
+stays light: above `LIGHT` steps only the steps around the current one are
+prepared, and the kernel prepares more as the learner moves (CONTRIBUTING.md,
+« The player »).
 
 >>> p = Player("deux_tours")
 >>> p.go(3); p.step, p.state().step_label
@@ -20,7 +20,7 @@ or `run_live(task, model, tools)` to watch a run grow.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..loop import SYSTEM_PROMPT, run
@@ -32,39 +32,15 @@ from . import charts
 from .diagram import Diagram, from_trace, transcript
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
 from .narration import START_NOTE, status
-from .player_state import (
-    WINDOW,
-    PlayerState,
-    diagram_output,
-    known_html,
-    state,
-    text_html,
-    turn_label,
-)
+from .panels import LIGHT, Panels
+from .player_state import WINDOW, PlayerState, diagram_output, state, turn_label
 from .stepper import HUB, SEQUENCE, step_text, stepper
 
 if TYPE_CHECKING:
     from ..models import Model
 
 __all__ = ["LIGHT", "START_NOTE", "Player", "PlayerState", "run_live", "state"]
-LIGHT = 40  # up to this many steps, every step is prepared when the player is built
-AROUND = 20  # above it: the steps prepared on each side of the current one
 VIEWS = {"sequence": SEQUENCE, "hub": HUB}
-PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>"
-
-
-@dataclass(frozen=True)
-class Panel:
-    """One prepared step: where its two drawings are, and its two HTML texts."""
-
-    sequence: int  # its child in the sequence stack (an Output: the diagram)
-    hub: int  # its child in the hub stack (shared by steps with the same exchange)
-    text: str  # status, note and context bar
-    known: str  # « Que sait le modèle ? »
-
-
-def _html_output(text: str) -> dict:
-    return {"output_type": "display_data", "metadata": {}, "data": {"text/html": text}}
 
 
 def _diagram(source: Diagram | str) -> Diagram:
@@ -92,11 +68,6 @@ class Player:
             if isinstance(source, Trace) else None
         self.diagram = from_trace(self.trace) if self.trace else _diagram(source)  # type: ignore[arg-type]
         self._statuses = [status(e) for e in self.trace.events] if self.trace else []
-        self._panels: dict[int, Panel] = {}  # the prepared steps
-        self._hubs: dict[str, int] = {}  # hub text -> its child in the hub stack
-        # The children of the two diagram stacks: a placeholder, then Outputs.
-        self._sequences: list[Any] = []
-        self._hubs_shown: list[Any] = []
         self.widget = self._build(interval, VIEWS[view])
         self._refresh()
 
@@ -146,7 +117,7 @@ class Player:
         # Only the new step now; at the end of the run, every step again (the loop frame
         # and the bar's scale of earlier steps change as the run grows).
         last = event.kind in ("answer", "stop")
-        self._refresh({*self._panels, self.total} if last else {self.total})
+        self._refresh({*self._panels.prepared(), self.total} if last else {self.total})
         self.go(self.total)
 
     def _build(self, interval: float, view: int) -> Any:
@@ -155,27 +126,22 @@ class Player:
         # One Layout for all: each widget would otherwise bring its own (one more message).
         self._w, self._layout = w, w.Layout()
         shared = {"layout": self._layout}
-        pending = w.Output(**shared, outputs=(_html_output(PENDING),))
-        # The diagram stacks: Tabs (all children drawn once, tab bar hidden), children
-        # only ever appended, child 0 the placeholder of steps not prepared yet.
-        self._sequences.append(pending)
-        self._hubs_shown.append(pending)
-        self._sequence, self._hub = w.Tab([pending], **shared), w.Tab([pending], **shared)
-        views = w.Tab(children=[self._sequence, self._hub], selected_index=view, **shared)
+        # The diagram stacks: Tabs (all children drawn once, tab bar hidden by stepper.css).
+        sequence, hub = w.Tab(**shared), w.Tab(**shared)
+        views = w.Tab(children=[sequence, hub], selected_index=view, **shared)
         self._controls = stepper(self.total, interval, view, **shared)
         # The text part follows the controls and selects what the stacks show, in the browser.
-        self._text = step_text(self._controls, views, [self._sequence, self._hub], **shared)
-        self._controls.observe(lambda change: self._prepare(change["new"]), names="value")
-        # Only the view shown is drawn; the other when the learner first asks for it (one
-        # kernel round trip, once): most never switch, and each drawing is a Mermaid render.
-        self._ready = {view}
-        self._controls.observe(lambda change: self._show_view(change["new"]), names="view")
+        self._text = step_text(self._controls, views, [sequence, hub], **shared)
+        self._panels = Panels(w, self._layout, (sequence, hub), self._text, self.state, view)
+        self._controls.observe(lambda change: self._panels.prepare(change["new"], self.total),
+                               names="value")
+        self._controls.observe(lambda change: self._panels.show_view(change["new"], self.step),
+                               names="view")
         self._whole: Any = None  # « Diagramme complet », for diagrams longer than the window
         self._box = w.VBox([self._controls, views, self._text], **shared)
         # Stable hooks for the browser test (and for anyone styling the course).
-        for widget, name in [(self._box, "player"), (views, "diagram"),
-                             (self._sequence, "sequence"), (self._hub, "hub"),
-                             *((s, "stack") for s in (views, self._sequence, self._hub))]:
+        for widget, name in [(self._box, "player"), (views, "diagram"), (sequence, "sequence"),
+                             (hub, "hub"), *((s, "stack") for s in (views, sequence, hub))]:
             widget.add_class(f"harness-{name}")
         return self._box
 
@@ -189,51 +155,8 @@ class Player:
             self._text.transcript = transcript(self.diagram)
             if self.total > WINDOW:
                 self._draw_full(again=True)
-            self._prepare(self.step if again is None else max(again), again or set())
-
-    def _prepare(self, k: int, again: set[int] | None = None) -> None:
-        """Prepare every step (up to LIGHT), or those within AROUND of step k; and `again`."""
-        if self.total <= LIGHT:
-            wanted = range(self.total + 1)
-        else:
-            near = range(max(0, k - AROUND // 2), min(self.total, k + AROUND // 2) + 1)
-            wanted = range(max(0, k - AROUND), min(self.total, k + AROUND) + 1) \
-                if again is not None or any(i not in self._panels for i in near) else range(0)
-        todo = sorted({*(again or ()), *(i for i in wanted if i not in self._panels)})
-        for i in todo:
-            self._draw(i)
-        if todo:  # one message per widget for the whole batch
-            self._sequence.children = self._sequences
-            self._hub.children = self._hubs_shown
-            panels = [self._panels.get(k) for k in range(self.total + 1)]
-            with self._text.hold_sync():
-                self._text.texts = [p.text if p else "" for p in panels]
-                self._text.knowns = [p.known if p else "" for p in panels]
-                self._text.sequence_of = [p.sequence if p else 0 for p in panels]
-                self._text.hub_of = [p.hub if p else 0 for p in panels]
-
-    def _show_view(self, view: int) -> None:
-        if view not in self._ready:
-            self._ready.add(view)
-            self._prepare(self.step, again=set(self._panels))
-
-    def _draw(self, k: int) -> None:
-        """Compute step k's panels: its diagram in its own Output, its hub view shared by
-        the steps with the same exchange (each only once its view has been shown)."""
-        s, w = self.state(k), self._w
-        if HUB in self._ready and s.hub not in self._hubs:
-            self._hubs[s.hub] = len(self._hubs_shown)
-            self._hubs_shown.append(w.Output(layout=self._layout,
-                                             outputs=(diagram_output(s.hub),)))
-        child = self._panels[k].sequence if k in self._panels else 0
-        if SEQUENCE in self._ready:
-            drawing = (diagram_output(s.mermaid),)
-            if child:
-                self._sequences[child].outputs = drawing  # sends nothing if unchanged
-            else:
-                child = len(self._sequences)
-                self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
-        self._panels[k] = Panel(child, self._hubs.get(s.hub, 0), text_html(s), known_html(s))
+            self._panels.prepare(self.step if again is None else max(again), self.total,
+                                 again or set())
 
     def _draw_full(self, again: bool = False) -> None:
         """« Diagramme complet »: added once the diagram outgrows the window, drawn when

@@ -80,7 +80,8 @@ def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) 
     return PlayerState(
         k, len(steps), turn, turns,
         DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit),
-        _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context), _messages(diagram, k),
+        _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context),
+        _messages(diagram, k),
         charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
         f"étape {k} sur {len(steps)}", turn_label(diagram, k), hub_mermaid(diagram, k))
 
