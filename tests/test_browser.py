@@ -458,6 +458,21 @@ def check_play_while_busy(player: Any) -> None:
     assert player_view(player).step == paused.step, "l'étape a changé après la pause"
 
 
+def check_reduced_motion(player: Any) -> None:
+    """With « reduce motion » asked by the system, « Lecture » moves one step, no more."""
+    page = player.page
+    page.emulate_media(reduced_motion="reduce")
+    start = rewind(player)
+    play = button(player, "Lecture")
+    sync_api.expect(play).to_have_attribute("title", re.compile("Mouvement réduit"))
+    play.click()
+    moved(player, 1, start)
+    page.wait_for_timeout(1500)  # three intervals of the self-test's player: no animation
+    assert player_view(player).step == 1, "« Lecture » anime malgré prefers-reduced-motion"
+    sync_api.expect(button(player, "Lecture")).to_have_count(1)  # not « Pause »
+    page.emulate_media(reduced_motion="no-preference")
+
+
 def check_players(notebook: Notebook, path: Path, busy: bool = True) -> None:
     """Every player, at each width: by button and by keyboard, in view, readable; the
     first one also plays while the kernel is busy, and switches to the hub and back.
@@ -570,6 +585,7 @@ def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     check_failure_below(notebook, cells)
     check_player(players.first)  # the failed cell, run after the player, broke nothing
     check_play_while_busy(players.first)
+    check_reduced_motion(players.first)
     check_toggle_is_mock(notebook)
     sync_api.expect(notebook.cell(2)).to_contain_text("Réponse du modèle")
     # Real model without a key: the toggle says so, and send() explains instead of failing.

@@ -108,6 +108,9 @@ function renderControls({ model, el }) {
   const attach = () => {
     player = el.closest(".harness-player") || el;
     if (!player.hasAttribute("tabindex")) player.tabIndex = 0;
+    // Notebook 7 reads shortcuts before the player does (End would select the last
+    // cell, and take the focus away): Lumino skips keys pressed inside this attribute.
+    player.dataset.lmSuppressShortcuts = "true";
     player.addEventListener("keydown", onKey);
   };
   requestAnimationFrame(attach); // the view is put in the page after render() returns
