@@ -1,28 +1,31 @@
 """The course in a real browser: JupyterLab in headless Chromium runs every notebook.
 
-One Lab server (on 127.0.0.1, a free port, a token, its root a temporary copy of
-notebooks/ and harness_lib/, so the committed files are never touched) and one
-Chromium (Debian's, driven by Playwright; never `playwright install`) serve the whole
-module. For each notebook: open it, run all cells, wait until every code cell has
-run, then check what a learner would see: no error (in a cell, or in a widget
-callback), every Mermaid diagram drawn, each player's « Suivante », « Précédente »
-and « Lecture » moving the diagram, the note and the context bar, the toggle in mock
-mode, the API's « preceeding » refusal where the text announces it, and each
-`# ✏️` cell that sends messages[]: edited like a learner would (dropping the
-assistant message), it must bring that refusal. A full-page screenshot of each
-notebook goes to tests/artifacts/ (git-ignored). Every request that leaves
-127.0.0.1 is aborted and recorded; none may be attempted.
+One Lab server (tests/jupyter_lab.py: on 127.0.0.1, a free port, a token, its root a
+temporary copy of notebooks/ and harness_lib/, so the committed files are never
+touched) and one Chromium (Debian's, driven by Playwright; never `playwright install`)
+serve the whole module. For each notebook: open it, run all cells, wait until every
+code cell has run, then check what a learner would see: no error (in a cell, or in a
+widget callback), every Mermaid diagram drawn, the toggle in mock mode, the API's
+« preceeding » refusal where the text announces it, and each `# ✏️` cell that sends
+messages[]: edited like a learner would (dropping the assistant message), it must
+bring that refusal. Every player, at 1280 and at 800 px: « Suivante », « Précédente »
+and the keys (Début, Fin, ←, →) move the diagram and the note, with the controls and
+the current arrow in view and the diagram's text above MIN_TEXT_PX; the first one
+switches to the hub view and back, and plays while the kernel runs a cell. Every
+request that leaves 127.0.0.1 is aborted and recorded; none may be attempted.
+Screenshots go to tests/artifacts/ (git-ignored): each notebook whole, and each
+player as left after its checks: look at them.
 
 The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<path>:
-two notebooks with players run there too, from its Run menu, since Notebook 7 draws
-Mermaid only from a Markdown fence (the player's text/markdown output), not from
-text/vnd.mermaid.
+the eight notebooks run there too, from its Run menu, with the same player checks
+(Notebook 7 draws Mermaid only from a Markdown fence, the players' text/markdown).
 
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
 learner's edit of messages[] must reach send(); a cell that fails and a send() of
-garbage, run below a player, must leave the player, the toggle and the kernel usable.
-About 1.5 minutes here for the eight notebooks, 12 s more for Notebook 7. Without
+garbage, run below a player, must leave the player, the toggle and the kernel usable;
+« Lecture » respects prefers-reduced-motion. About 15 minutes here for the eight
+notebooks in Lab, 10 more in Notebook 7 (a loaded 2-core machine). Without
 /usr/bin/chromium the module is skipped.
 """
 
