@@ -233,18 +233,20 @@ def hostile_inputs(repeat: int) -> list[Result]:
 
 
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
-    """Python time to move a player one step (state + widget update), per trace size."""
+    """Python time of a learner's step, per trace size: the browser switches the step
+    itself; the kernel hears of it and, on a long run, prepares the steps ahead."""
     from harness_lib.course.player import Player  # imports ipywidgets: only here
 
     results = []
     for turns in sizes:
-        player = Player(wait_trace(turns))
-        ks = range(1, player.total + 1, max(1, player.total // 20))  # ~20 steps across
-        rounds = [[clocks(player.go, k) for k in ks] for _ in range(repeat)]
+        rounds = []
+        for _ in range(repeat):
+            player = Player(wait_trace(turns))  # a fresh one: the steps ahead not prepared
+            rounds.append([clocks(player.go, k) for k in range(1, player.total + 1)])
         results.append(Result(
-            f"player.go(k), {turns} turns ({player.total} steps)", "ms",
-            [statistics.median(wall for wall, _ in steps) for steps in rounds], 10,
-            [statistics.median(cpu for _, cpu in steps) for steps in rounds]))
+            f"player.go(k+1), {turns} turns ({player.total} steps)", "ms",
+            [statistics.mean(wall for wall, _ in steps) for steps in rounds], 10,
+            [statistics.mean(cpu for _, cpu in steps) for steps in rounds]))
     return results
 
 
@@ -291,6 +293,19 @@ def notebooks(repeat: int, folder: Path = ROOT / "notebooks", warm_up: bool = Tr
                       for path, runs in times.items()]
 
 
+def player_in_browser(repeat: int) -> Result:
+    """A step of the chapter's third diagram over a re-display of it (bench/browser.py)."""
+    import browser  # bench/browser.py: needs Playwright and Debian's chromium
+
+    try:
+        found = browser.measure(repeat)
+    except Exception as err:  # no browser, Lab did not start...: a MISS that says why
+        return Result("player step / re-display (browser)", "x", [], 0.4,
+                      info={"error": f"{type(err).__name__}: {err}"[:200]})
+    return Result("player step / re-display (browser)", "x", found["ratios"], 0.4,
+                  info={k: round(v, 1) for k, v in found.items() if k != "ratios"})
+
+
 def table(results: Sequence[Result]) -> str:
     lines = [f"{'measure':44} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
              f"{'target':>14}  verdict"]
@@ -310,6 +325,8 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     parser.add_argument("--quick", action="store_true", help="1 run, small traces, no notebooks")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each measure (default 5)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json")
+    parser.add_argument("--browser", action="store_true", help="also a player's step against "
+                        "a re-display, in Chromium (bench/browser.py)")
     args = parser.parse_args(argv)
     repeat, sizes = (1, (2, 15)) if args.quick else (max(1, args.repeat), (2, 15, 100))
     results = [import_time(repeat), harness_overhead(repeat)]
@@ -319,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     results += long_diagrams(repeat, (200, 800) if args.quick else (5_000, 20_000))
     results += hostile_inputs(repeat)
     results += [] if args.quick else notebooks(repeat)
+    results += [player_in_browser(repeat)] if args.browser else []
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({

@@ -23,7 +23,10 @@ def one_line(text: str) -> str:
     return _BREAKS.sub(" ", text).strip()
 
 
-def shorten(text: str, limit: int = 80) -> str:
+LABEL_LIMIT = 80  # characters: a diagram's label must stay readable at a glance
+
+
+def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
     """`text` if it fits in `limit` characters, else cut to `limit` with « … » as the last one.
 
     80 characters by default: a diagram's label must stay readable at a glance.

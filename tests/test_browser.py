@@ -1,53 +1,48 @@
 """The course in a real browser: JupyterLab in headless Chromium runs every notebook.
 
-One Lab server (on 127.0.0.1, a free port, a token, its root a temporary copy of
-notebooks/ and harness_lib/, so the committed files are never touched) and one
-Chromium (Debian's, driven by Playwright; never `playwright install`) serve the whole
-module. For each notebook: open it, run all cells, wait until every code cell has
-run, then check what a learner would see: no error (in a cell, or in a widget
-callback), every Mermaid diagram drawn, each player's « Suivante », « Précédente »
-and « Lecture » moving the diagram, the note and the context bar, the toggle in mock
-mode, the API's « preceeding » refusal where the text announces it, and each
-`# ✏️` cell that sends messages[]: edited like a learner would (dropping the
-assistant message), it must bring that refusal. A full-page screenshot of each
-notebook goes to tests/artifacts/ (git-ignored). Every request that leaves
-127.0.0.1 is aborted and recorded; none may be attempted.
+One Lab server (tests/jupyter_lab.py: on 127.0.0.1, a free port, a token, its root a
+temporary copy of notebooks/ and harness_lib/, so the committed files are never
+touched) and one Chromium (Debian's, driven by Playwright; never `playwright install`)
+serve the whole module. For each notebook: open it, run all cells, wait until every
+code cell has run, then check what a learner would see: no error (in a cell, or in a
+widget callback), every Mermaid diagram drawn, the toggle in mock mode, the API's
+« preceeding » refusal where the text announces it, and each `# ✏️` cell that sends
+messages[]: edited like a learner would (dropping the assistant message), it must
+bring that refusal. Every player, at 1280 and at 800 px: « Suivante », « Précédente »
+and the keys (Début, Fin, ←, →) move the diagram and the note, with the controls and
+the current arrow in view and the diagram's text above MIN_TEXT_PX; the first one
+switches to the hub view and back, and plays while the kernel runs a cell. Every
+request that leaves 127.0.0.1 is aborted and recorded; none may be attempted.
+Screenshots go to tests/artifacts/ (git-ignored): each notebook whole, and each
+player as left after its checks: look at them.
 
 The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<path>:
-two notebooks with players run there too, from its Run menu, since Notebook 7 draws
-Mermaid only from a Markdown fence (the player's text/markdown output), not from
-text/vnd.mermaid.
+the eight notebooks run there too, from its Run menu, with the same player checks
+(Notebook 7 draws Mermaid only from a Markdown fence, the players' text/markdown).
 
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
 learner's edit of messages[] must reach send(); a cell that fails and a send() of
-garbage, run below a player, must leave the player, the toggle and the kernel usable.
-About 1.5 minutes here for the eight notebooks, 12 s more for Notebook 7. Without
+garbage, run below a player, must leave the player, the toggle and the kernel usable;
+« Lecture » respects prefers-reduced-motion. About 15 minutes here for the eight
+notebooks in Lab, 10 more in Notebook 7 (a loaded 2-core machine). Without
 /usr/bin/chromium the module is skipped.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import secrets
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
+from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL, ROOT, Lab, running_lab
 
-CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("installez chromium (apt-get install chromium) pour activer ce test",
                 allow_module_level=True)
@@ -55,109 +50,30 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
-LOCAL = {"127.0.0.1", "localhost", "::1"}
 VIEWPORT = {"width": 1280, "height": 900}
+WIDTHS = (1280, 800)  # a laptop, and a narrow window (or a zoomed page)
 TIMEOUT_MS = 60_000  # any single wait; a whole notebook run gets RUN_TIMEOUT_MS
 RUN_TIMEOUT_MS = 240_000
 FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
 
-# How the test finds the widgets' parts: the harness-* classes that player.py and
-# playground.py put on them, not their layout or labels, which the course may reword.
-# Inside one player each class is used once: a locator matching two parts fails.
-PLAYER = ".harness-player"
-PLAY = ".harness-play"  # the Play widget's div; its first <button> is ▶ / ❚❚
-SLIDER = ".harness-slider .noUi-handle"  # the IntSlider's div; the handle takes the keys
-PREVIOUS = ".harness-previous"  # the <button> itself
-NEXT = ".harness-next"
-STEP = ".harness-step"  # the « étape k / N » label
-NOTE = ".harness-note"
-BAR = ".harness-bar"
+# How the test finds the widgets' parts: the harness-* classes that player.py, stepper.js
+# and playground.py put on them, and the controls' accessible names (what a screen
+# reader says, and what a learner reads), not their layout.
+PLAYER = ".harness-player"  # the whole player; it takes the keys once focused
+CONTROLS = ".harness-controls"  # the row of buttons, slider and « étape k sur N »
+STEP = ".harness-step"  # « étape k sur N », also the live region a screen reader hears
+TEXT = ".harness-text"  # the current step's status, note and context bar
 TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
 STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
 DIAGRAM = ".jp-RenderedMermaid img"
-PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's own, not one in its accordions
+PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's drawings (one shown at a time)
+MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
 MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
 
 # ---------------------------------------------------------------- the Lab server
-
-@dataclass
-class Lab:
-    url: str
-    token: str
-    root: Path
-    log: Path
-    process: subprocess.Popen[bytes]
-
-    def api(self, path: str, method: str = "GET") -> Any:
-        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            body = response.read()
-        return json.loads(body) if body else None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def lab_settings(folder: Path) -> None:
-    """User settings: no « official Jupyter news? » toast over the page, no update check."""
-    target = folder / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    target.parent.mkdir(parents=True)
-    target.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-
-
-def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
-    command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-        # Nothing from the internet: no news feed, no update check, no extension catalogue.
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
-        f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
-        f"--LabApp.user_settings_dir={tmp / 'settings'}",
-        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, to run cells and read the model
-        # The same for Notebook 7, served by this server at /notebooks/ (ignored without it).
-        "--JupyterNotebookApp.expose_app_in_browser=True",
-        f"--JupyterNotebookApp.workspaces_dir={tmp / 'workspaces'}",
-        f"--JupyterNotebookApp.user_settings_dir={tmp / 'settings'}",
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    return command
-
-
-def lab_environ(tmp: Path) -> dict[str, str]:
-    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs."""
-    environ = {k: v for k, v in os.environ.items() if k != "OPENROUTER_API_KEY"}
-    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    environ.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data"),
-                   JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
-                   PYTHONPATH=path)
-    return environ
-
-
-def wait_until_up(lab: Lab, seconds: float = 90.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if lab.process.poll() is not None:
-            break
-        try:
-            lab.api("status")
-            return
-        except OSError:
-            time.sleep(0.2)  # polling a condition, with a deadline
-    pytest.fail(f"JupyterLab n'a pas démarré :\n{lab.log.read_text(errors='replace')[-3000:]}")
-
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
@@ -166,26 +82,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     # The notebooks and what they may link to, copied: Lab autosaves, the repo stays clean.
     shutil.copytree(ROOT / "notebooks", root / "notebooks",
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    shutil.copytree(ROOT / "harness_lib", root / "harness_lib",
-                    ignore=shutil.ignore_patterns("__pycache__"))
     write_self_tests(root / "selftest")
-    lab_settings(tmp / "settings")
-    port, token, log = free_port(), secrets.token_hex(16), tmp / "lab.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,
-                                   stderr=subprocess.STDOUT, env=lab_environ(tmp), cwd=tmp,
-                                   start_new_session=True)
-    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process)
     try:
-        wait_until_up(server)
-        yield server
-    finally:
-        process.terminate()  # Lab shuts its kernels down on SIGTERM
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)  # its own session: the server and its kernels
-            process.wait()
+        with running_lab(tmp, root) as server:
+            yield server
+    except RuntimeError as err:  # it did not start: say why
+        pytest.fail(str(err))
 
 
 # ---------------------------------------------------------------- the browser
@@ -355,18 +257,19 @@ SCROLLER = "window.jupyterapp.shell.currentWidget.node.querySelector('.jp-Window
 CONTENT = f"() => [...{SCROLLER}.children].reduce((sum, child) => sum + child.offsetHeight, 0)"
 
 
-def screenshot(notebook: Notebook) -> Path:
+def screenshot(notebook: Notebook, suffix: str = "") -> Path:
     """The whole notebook in one image: the window grows to the notebook's height."""
-    page, path = notebook.page, ARTIFACTS / f"{Path(notebook.name).stem}.png"
+    page, path = notebook.page, ARTIFACTS / f"{Path(notebook.name).stem}{suffix}.png"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    width = page.viewport_size["width"]
     chrome = page.evaluate(f"() => window.innerHeight - {SCROLLER}.clientHeight")  # menus, bars
     height = min(page.evaluate(CONTENT) + chrome + 20, 16_000)
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+    page.set_viewport_size({"width": width, "height": height})
     page.wait_for_function(f"() => {SCROLLER}.clientHeight >= {height - chrome}")
     page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")  # Run All ended at the last cell
     page.wait_for_function(f"() => {SCROLLER}.scrollTop === 0")
     page.screenshot(path=str(path), full_page=True)
-    page.set_viewport_size(VIEWPORT)
+    page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
     return path
 
 
@@ -377,62 +280,226 @@ class View:
     """One player as drawn now."""
     step: int
     total: int
-    src: str  # the diagram's <img> src (an SVG data URL)
-    note: str
-    bar: str
+    src: str  # the shown drawing's <img> src (an SVG data URL)
+    text: str  # the shown status, note and context bar, as read on screen
+    text_px: float  # the smallest arrow label, as drawn on screen (0 in the hub view)
 
 
-DIAGRAM_SRC = """([root, selector, old]) => {
-  const img = root.querySelector(selector);
-  return img && img.src && img.src !== old ? img.src : null;
+# In the page: the player's drawing now shown (its children are all drawn once, the
+# others hidden), and the size on screen of its smallest arrow label: Mermaid's
+# font size times the scale the browser applied to fit the image in the cell.
+SHOWN = """([player, old]) => {
+  const img = [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+    .find(i => i.checkVisibility() && i.complete && i.src);
+  if (!img || img.src === old) return null;
+  const svg = decodeURIComponent(img.src.split(',')[1]);
+  const sizes = [...svg.matchAll(/class="messageText"[^>]*?font-size: ?([0-9.]+)px/g)]
+    .map(m => +m[1]);
+  const scale = img.getBoundingClientRect().width / Number(img.getAttribute('width'));
+  return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0};
+}"""
+# Where the controls and the current arrow (the last one drawn, at the bottom of the
+# drawing) are, against the part of the notebook a learner sees.
+PLACES = """(player) => {
+  const panel = window.jupyterapp.shell.currentWidget.node;
+  const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel;
+  const img = [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+    .find(i => i.checkVisibility());
+  const box = scroller.getBoundingClientRect();
+  const seen = {top: Math.max(box.top, 0), bottom: Math.min(box.bottom, window.innerHeight)};
+  const controls = player.querySelector('.harness-controls').getBoundingClientRect();
+  return {seen, controls: controls.toJSON(), arrow: img.getBoundingClientRect().bottom};
 }"""
 
 
 def player_view(player: Any, old_src: str = "") -> View:
-    """Read the player once its diagram is drawn and differs from old_src."""
+    """Read the player once its drawing is shown and differs from old_src."""
     try:
-        src = player.page.wait_for_function(DIAGRAM_SRC,
-                                           arg=[player.element_handle(), PLAYER_DIAGRAM, old_src])
+        shown = player.page.wait_for_function(SHOWN, arg=[player.element_handle(), old_src])
     except sync_api.TimeoutError:
         pytest.fail("le diagramme du lecteur n'a pas été (re)dessiné")
+    found = shown.json_value()
     label = player.locator(STEP).inner_text().strip()
-    found = re.fullmatch(r"étape (\d+) / (\d+)", label)
-    assert found, f"libellé « étape k / N » attendu, lu : {label!r}"
-    return View(int(found[1]), int(found[2]), src.json_value(),
-                player.locator(NOTE).inner_text(), player.locator(BAR).inner_html())
+    step = re.match(r"étape (\d+) sur (\d+)", label)
+    assert step, f"libellé « étape k sur N » attendu, lu : {label!r}"
+    return View(int(step[1]), int(step[2]), found["src"], player.locator(TEXT).inner_text(),
+                found["textPx"])
 
 
-def moved(player: Any, step: int | re.Pattern[str], old_src: str = "") -> View:
-    """Wait until the player shows `step`, all of it: the kernel sends the label, the
-    diagram, the note and the bar while it handles one click, then goes idle."""
-    sync_api.expect(player.locator(STEP)).to_have_text(step)
-    player.page.wait_for_function(IDLE)
-    return player_view(player, old_src)
+def moved(player: Any, step: int | None, old: View | None = None) -> View:
+    """Wait until the player shows `step` (None: any), drawing included. No kernel
+    round trip is awaited: stepping happens in the browser."""
+    if step is not None:
+        sync_api.expect(player.locator(STEP)).to_have_text(re.compile(rf"^étape {step} sur \d+"))
+    view = player_view(player, old.src if old is not None else "")
+    assert view.text.strip(), f"étape {view.step} : aucune note"  # every step says something
+    return view
 
 
-def check_player(player: Any, clicks: int = 3, play: bool = True) -> None:
-    """From step 0, « Suivante » moves the diagram, the note and the bar; « Précédente »
-    goes back one step; « Lecture » advances by itself."""
-    player.locator(SLIDER).focus()  # Début (Home) = step 0
-    player.page.keyboard.press("Home")
-    views = [moved(player, re.compile(r"^étape 0 / \d+$"))]
+def in_view(player: Any) -> None:
+    """The controls and the current arrow are both where the learner looks."""
+    places = player.evaluate(PLACES)
+    seen, controls = places["seen"], places["controls"]
+    assert controls["top"] >= seen["top"] - 1 and controls["bottom"] <= seen["bottom"] + 1, \
+        f"commandes hors de la vue : {places}"
+    assert places["arrow"] <= seen["bottom"] + 1, f"flèche courante hors de la vue : {places}"
+
+
+def readable(view: View) -> None:
+    assert view.text_px == 0 or view.text_px >= MIN_TEXT_PX, \
+        f"étape {view.step} : texte du diagramme à {view.text_px:.1f} px (< {MIN_TEXT_PX})"
+
+
+def button(player: Any, name: str) -> Any:
+    """A control by its accessible name (its visible text)."""
+    return player.locator(CONTROLS).get_by_role("button", name=name, exact=True)
+
+
+def to_top(player: Any) -> None:
+    """Scroll the notebook so that the player's controls are at the top, as a learner would."""
+    player.locator(CONTROLS).evaluate("e => e.scrollIntoView({block: 'start'})")
+
+
+def rewind(player: Any) -> View:
+    """Back to step 0 with « Début » (greyed out when already there)."""
+    to_top(player)
+    first = button(player, "Début")
+    if first.is_enabled():
+        first.click()
+    return moved(player, 0)
+
+
+def check_player(player: Any, clicks: int = 3, keys: bool = True) -> list[View]:
+    """From the start, « Suivante » moves the diagram and the note, with the controls and
+    the current arrow in view; « Précédente » goes back; the keys do the same."""
+    views = [rewind(player)]
     total = views[0].total
     assert total >= 1, "un lecteur sans étape"
     for step in range(1, min(clicks, total) + 1):
-        player.locator(NEXT).click()
-        views.append(moved(player, f"étape {step} / {total}", views[-1].src))
-    if len(views) > 2:  # a step may keep the note or the bar, not every step
-        assert len({v.note for v in views}) > 1, f"la note ne change pas : {views[0].note!r}"
-        assert len({v.bar for v in views}) > 1, "la barre de contexte ne change pas"
-    player.locator(PREVIOUS).click()
-    back = moved(player, f"étape {views[-2].step} / {total}", views[-1].src)
-    assert back.note == views[-2].note and back.bar == views[-2].bar, "« Précédente » diffère"
-    if play:
-        button = player.locator(PLAY).locator("button").first  # ▶, then ❚❚ while playing
-        button.click()
-        moved(player, f"étape {back.step + 1} / {total}", back.src)
-        button.click()  # pause, so that the kernel goes quiet
-        sync_api.expect(button.locator("i")).to_have_class(re.compile("fa-play"))
+        button(player, "Suivante").click()
+        views.append(moved(player, step, views[-1]))
+        in_view(player)
+        readable(views[-1])
+    if len(views) > 2:  # a step may keep the note, not every step
+        assert len({v.text for v in views}) > 1, f"la note ne change pas : {views[0].text!r}"
+    button(player, "Précédente").click()
+    back = moved(player, views[-2].step, views[-1])
+    assert back.text == views[-2].text and back.src == views[-2].src, "« Précédente » diffère"
+    if keys:
+        views += check_keys(player, back)
+    return views
+
+
+def check_keys(player: Any, start: View) -> list[View]:
+    """With the player focused: Home, End, ←, → step; Tab shows where the focus is.
+    It ends on the last step: the fullest drawing, for the screenshots."""
+    page = player.page
+    player.locator(STEP).click()  # a click in the player gives it the keys
+    views, total = [start], start.total
+    keys = [("End", total), ("ArrowLeft", total - 1), ("ArrowRight", total)]
+    for key, step in [("Home", 0)] * (start.step > 0) + keys:
+        page.keyboard.press(key)
+        views.append(moved(player, step, views[-1]))
+        in_view(player)
+        readable(views[-1])
+    # The keyboard focus is visible: Tab lands on « Début », which draws an outline.
+    page.keyboard.press("Tab")
+    outline = page.evaluate("() => { const s = getComputedStyle(document.activeElement);"
+                            " return [document.activeElement.textContent, s.outlineStyle,"
+                            " parseFloat(s.outlineWidth)]; }")
+    assert outline[1] != "none" and outline[2] >= 2, f"focus invisible : {outline}"
+    return views
+
+
+def check_hub(player: Any) -> None:
+    """« Hub » shows the same step with the harness at the centre; « Séquence » comes back."""
+    sequence = player_view(player)
+    button(player, "Hub").click()
+    hub = moved(player, sequence.step, sequence)
+    assert "flowchart" in unquote(hub.src) and hub.text == sequence.text
+    sync_api.expect(button(player, "Hub")).to_have_attribute("aria-pressed", "true")
+    button(player, "Séquence").click()
+    back = moved(player, sequence.step, hub)
+    assert back.src == sequence.src
+
+
+def check_accessible_names(player: Any) -> None:
+    """What a screen reader says: named controls, and « étape k sur N » as it changes."""
+    for name in ("Début", "Précédente", "Lecture", "Suivante", "Séquence", "Hub"):
+        sync_api.expect(button(player, name)).to_have_count(1)
+    sync_api.expect(player.locator(STEP)).to_have_attribute("aria-live", "polite")
+    slider = player.locator(CONTROLS).get_by_role("slider", name="Étape")
+    sync_api.expect(slider).to_have_attribute("aria-valuetext", re.compile(r"^étape \d+ sur \d+$"))
+
+
+# The kernel runs a cell that sleeps: busy until its execute request is done (its
+# status light may blink « idle » in between, as it answers other messages).
+BUSY = """(seconds) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({code: `import time; time.sleep(${seconds})`});
+  window.harnessBusy = true;
+  future.done.then(() => { window.harnessBusy = false; });
+}"""
+KERNEL_BUSY = "() => window.harnessBusy === true"
+KERNEL_DONE = "() => window.harnessBusy === false"
+
+
+def check_play_while_busy(player: Any) -> None:
+    """« Lecture » moves the diagram while the kernel is busy; « Pause » keeps the step."""
+    start = rewind(player)
+    player.page.evaluate(BUSY, 8)
+    button(player, "Lecture").click()
+    first = moved(player, 1, start)
+    second = moved(player, 2, first)
+    assert player.page.evaluate(KERNEL_BUSY), "le noyau n'était plus occupé : test sans objet"
+    button(player, "Pause").click()
+    paused = player_view(player)
+    assert paused.step >= second.step, "« Pause » a ramené le lecteur en arrière"
+    sync_api.expect(button(player, "Lecture")).to_have_count(1)
+    player.page.wait_for_function(KERNEL_DONE, timeout=RUN_TIMEOUT_MS)
+    player.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
+    assert player_view(player).step == paused.step, "l'étape a changé après la pause"
+
+
+def check_reduced_motion(player: Any) -> None:
+    """With « reduce motion » asked by the system, « Lecture » moves one step, no more."""
+    page = player.page
+    page.emulate_media(reduced_motion="reduce")
+    start = rewind(player)
+    play = button(player, "Lecture")
+    sync_api.expect(play).to_have_attribute("title", re.compile("Mouvement réduit"))
+    play.click()
+    moved(player, 1, start)
+    page.wait_for_timeout(1500)  # three intervals of the self-test's player: no animation
+    assert player_view(player).step == 1, "« Lecture » anime malgré prefers-reduced-motion"
+    sync_api.expect(button(player, "Lecture")).to_have_count(1)  # not « Pause »
+    page.emulate_media(reduced_motion="no-preference")
+
+
+def check_players(notebook: Notebook, path: Path, busy: bool = True) -> None:
+    """Every player, at each width: by button and by keyboard, in view, readable; the
+    first one also plays while the kernel is busy, and switches to the hub and back.
+    Each player, as left after its check, goes to tests/artifacts/ (look at them)."""
+    players = notebook.panel.locator(PLAYER)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = Path(notebook.name)
+    for width in WIDTHS:
+        notebook.page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+        totals = []
+        for i in range(players.count()):
+            views = check_player(players.nth(i))
+            totals.append(views[0].total)
+            players.nth(i).screenshot(path=str(ARTIFACTS / f"{path.stem}-lecteur{i}-{width}.png"))
+        if players.count():
+            check_accessible_names(players.first)
+            check_hub(players.first)
+            longest = players.nth(totals.index(max(totals)))  # 07: the max-turns run
+            to_top(longest)
+            readable(player_view(longest))
+        screenshot(notebook, f"-{width}")
+    if busy and players.count():
+        check_play_while_busy(players.first)
+    notebook.page.set_viewport_size(VIEWPORT)
 
 
 def check_toggle_is_mock(notebook: Notebook) -> None:
@@ -520,6 +587,8 @@ def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     sync_api.expect(players).to_have_count(1)
     check_failure_below(notebook, cells)
     check_player(players.first)  # the failed cell, run after the player, broke nothing
+    check_play_while_busy(players.first)
+    check_reduced_motion(players.first)
     check_toggle_is_mock(notebook)
     sync_api.expect(notebook.cell(2)).to_contain_text("Réponse du modèle")
     # Real model without a key: the toggle says so, and send() explains instead of failing.
@@ -567,11 +636,9 @@ def check_still_usable(notebook: Notebook) -> None:
     page.wait_for_function("() => window.harnessErrors.length === 2")  # Run All's, this one's
     assert page.evaluate(CELLS)[3]["errors"] == [ZERO]
     player = panel.locator(PLAYER).first
-    player.locator(SLIDER).focus()
-    page.keyboard.press("Home")
-    start = moved(player, re.compile(r"^étape 0 / \d+$"))
-    player.locator(NEXT).click()
-    moved(player, f"étape 1 / {start.total}", start.src)
+    start = rewind(player)
+    button(player, "Suivante").click()
+    moved(player, 1, start)
     toggle, status = panel.locator(TOGGLE), panel.locator(STATUS)
     toggle.locator("button", has_text="Vrai modèle").click()
     sync_api.expect(status).to_contain_text("Pas de clé d'API")
@@ -643,8 +710,7 @@ def test_course_notebook_in_lab(open_notebook: Any, path: Path) -> None:
     drawn, refused = mermaid_counts(notebook)
     assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
     assert drawn >= mermaid_fences(path) + players.count()
-    for i in range(players.count()):
-        check_player(players.nth(i), play=i == 0)
+    check_players(notebook, path)
     check_toggle_is_mock(notebook)
     if says(path, "preceeding"):  # the notebook announces the API's refusal: it must show
         sync_api.expect(notebook.panel.locator(".jp-OutputArea-output", has_text="preceeding")
@@ -685,25 +751,26 @@ def run_all_from_menu(notebook: Notebook) -> list[dict[str, Any]]:
     return page.evaluate(CELLS)
 
 
-@pytest.mark.parametrize("name", ["01_deux_tours.ipynb", "07_dans_le_code.ipynb"])
-def test_notebook7_runs_a_course_notebook(open_notebook: Any, name: str) -> None:
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook7_runs_a_course_notebook(open_notebook: Any, path: Path) -> None:
     pytest.importorskip("notebook", minversion="7.1", reason="pip install -e '.[test]'")
-    path = ROOT / "notebooks" / name
-    notebook = open_notebook(f"notebooks/{name}", ui="notebook7")
+    notebook = open_notebook(f"notebooks/{path.name}", ui="notebook7")
     problems = failures(run_all_from_menu(notebook), notebook)
     players = notebook.panel.locator(PLAYER)
-    sync_api.expect(players.nth(expected_players(path) - 1), "lecteurs introuvables") \
-        .to_be_attached()
+    if expected_players(path):
+        sync_api.expect(players.nth(expected_players(path) - 1), "lecteurs introuvables") \
+            .to_be_attached()
     wait_for_diagrams(notebook, mermaid_fences(path))
     # Notebook 7 draws the player's diagram from its text/markdown fence; without it the
     # player's output would show the text/vnd.mermaid source as plain text.
-    sync_api.expect(notebook.panel.locator(PLAYER_DIAGRAM), "un lecteur sans diagramme dessiné") \
-        .to_have_count(players.count(), timeout=TIMEOUT_MS)
+    for i in range(players.count()):
+        sync_api.expect(players.nth(i).locator(PLAYER_DIAGRAM).first,
+                        "un lecteur sans diagramme dessiné").to_be_attached()
     shot = screenshot(notebook)
-    assert problems == [], f"Notebook 7, {name} : {problems} (capture : {shot})"
+    assert problems == [], f"Notebook 7, {path.name} : {problems} (capture : {shot})"
     drawn, refused = mermaid_counts(notebook)
     assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
     assert drawn >= mermaid_fences(path) + players.count()
-    check_player(players.first)  # « Suivante » redraws the diagram, « Précédente », « Lecture »
+    check_players(notebook, path, busy=False)  # by button and by keyboard, at both widths
     notebook.page.wait_for_function(IDLE)
     assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"

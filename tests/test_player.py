@@ -1,4 +1,8 @@
-"""The player: what each step shows (pure state), its widgets, live mode, static fallback."""
+"""The player: what each step shows (pure state), its prepared panels, live mode, static copy.
+
+The browser side (keys, « Lecture » while the kernel is busy, the hub switch, what a
+learner sees at 1280 and 800 px) is tested in tests/test_browser.py.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,9 @@ from harness_lib.course import player as player_module
 from harness_lib.course.charts import ADDED_STYLE
 from harness_lib.course.diagram import from_trace, totals_at
 from harness_lib.course.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
-from harness_lib.course.player import START_NOTE, Player, run_live, state
+from harness_lib.course.narration import step_note
+from harness_lib.course.player import LIGHT, START_NOTE, Player, run_live, state
+from harness_lib.course.player_state import LABEL, WINDOW
 from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace
 from harness_lib.limits import Limits
 from harness_lib.loop import SYSTEM_PROMPT, run
@@ -40,12 +46,16 @@ def live_player(tools) -> Player:
                         tools=schemas))
 
 
-def find(widget: w.Widget, kind: type) -> list:
-    """Every widget of a given type in the tree under `widget`."""
-    found = [widget] if isinstance(widget, kind) else []
-    for child in getattr(widget, "children", ()):
-        found += find(child, kind)
-    return found
+def drawn(p: Player, k: int, view: str = "sequence") -> str:
+    """The Mermaid text the browser shows at step k: the stack child the text part maps k to."""
+    stack = p._panels._sequence if view == "sequence" else p._panels._hub
+    index = (p._text.sequence_of if view == "sequence" else p._text.hub_of)[k]
+    (output,) = stack.children[index].outputs
+    return output["data"]["text/vnd.mermaid"]
+
+
+def prepared(p: Player) -> list[int]:
+    return [k for k, child in enumerate(p._text.sequence_of) if child]
 
 
 @pytest.mark.parametrize("name", CHAPTER)
@@ -53,16 +63,39 @@ def test_each_step_of_the_chapter_diagrams(name: str) -> None:
     diagram = chapter_diagram(name)
     for k in range(len(diagram.steps) + 1):
         s = state(diagram, k)
-        assert arrows(s.mermaid) == k
+        assert arrows(s.mermaid) == min(k, WINDOW)  # the last WINDOW arrows, no more
         assert (f"rect {HIGHLIGHT}" in s.mermaid) == (k > 0)
         assert s.totals == totals_at(diagram, k)
-        assert s.note == (diagram.steps[k - 1].note if k else START_NOTE)
-        assert s.step_label == f"étape {k} / {len(diagram.steps)}"
+        assert s.note.strip(), f"étape {k} sans note"  # every step says something
+        if k and diagram.steps[k - 1].note:  # the author's own note wins
+            assert s.note.startswith(diagram.steps[k - 1].note)
+        assert s.step_label == f"étape {k} sur {len(diagram.steps)}"
         assert s.bar_html.count(ADDED_STYLE) == len(s.added)
         assert s.messages is None  # hand-written: the context is described, not recorded
+        assert s.hub.startswith("flowchart LR") and ("class " in s.hub) == (k > 0)
     # Step 0 is still a valid diagram: the participants, and nothing else.
     start = state(diagram, 0).mermaid
-    assert start.startswith("sequenceDiagram") and "participant H as Harness" in start
+    assert "sequenceDiagram" in start and "participant H as Harness" in start
+    assert state(diagram, 0).note == START_NOTE
+
+
+def test_a_long_diagram_shows_a_window_with_the_real_numbers() -> None:
+    diagram = chapter_diagram("boucle_complete")  # 16 steps
+    s = state(diagram, 13)
+    assert arrows(s.mermaid) == WINDOW
+    first = 13 - WINDOW + 1
+    assert f"autonumber {first}" in s.mermaid
+    assert f"⋯ {first - 1} étapes plus haut" in s.mermaid
+    # Steps 6 to 13 never involve the person: that lifeline is left out (narrower).
+    assert "participant U" not in s.mermaid and "participant T as Outils" in s.mermaid
+    assert "participant U as Personne" in state(diagram, 16).mermaid  # H-->>U: back
+
+
+def test_a_long_label_is_cut_in_the_drawing_and_whole_in_the_note() -> None:
+    label = "Lis README.md, puis docs/guide.md, puis résume les deux en trois phrases"
+    s = state(parse(f"sequenceDiagram\n  U->>H: {label}"), 1)
+    assert label not in s.mermaid and label[: LABEL - 1] + "…" in s.mermaid
+    assert s.note.endswith(f"Libellé complet : « {label} »")
 
 
 def test_context_bar_of_deux_tours_shows_the_tool_result_arriving() -> None:
@@ -75,6 +108,7 @@ def test_context_bar_of_deux_tours_shows_the_tool_result_arriving() -> None:
 def test_turns_of_the_complete_loop() -> None:
     diagram = chapter_diagram("boucle_complete")
     labels = [state(diagram, k).turn_label for k in range(1, 17)]
+    assert Player(diagram)._controls.captions == ["", *labels]  # shown beside the step
     assert labels == ["", *["tour 1 / 4"] * 4, *["tour 2 / 4"] * 4, *["tour 3 / 4"] * 4,
                       "", "", ""]  # the last call and the answer are outside the loop
     assert [state(diagram, k).turn for k in (1, 2, 6, 10, 14)] == [0, 1, 2, 3, 4]
@@ -109,18 +143,16 @@ def test_a_mock_run_shows_the_exact_messages_at_each_step() -> None:
     assert state(diagram, 1).turn_label == ""  # the mission arrives before any model call
     assert state(diagram, 2).turn_label == "tour 1 / 2"
     p = Player(trace)
-    p.go(2)  # after the first request: the system prompt and the mission, as JSON
-    (known, _) = find(p.widget, w.Accordion)
+    # after the first request (step 2): the system prompt and the mission, as JSON
     assert html.escape(json.dumps(trace.messages_at(1), ensure_ascii=False, indent=2)) \
-        in known.children[0].value
+        in p._text.knowns[2]
+    assert all(step_note(diagram, k) for k in range(len(trace.events) + 1))
 
 
 def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     tools = workspace_tools(example_workspace("mini"))
     p = live_player(tools)
     seen: list[tuple[str, int, int, str]] = []
-    redraws: list[object] = []
-    p._out.observe(redraws.append, names="outputs")
 
     def listen(event) -> None:
         p.on_event(event)
@@ -129,14 +161,24 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     result = run(README_TASK, MockModel(), tools, on_event=listen)
     assert [total for _, total, _, _ in seen] == list(range(1, len(seen) + 1))
     assert all(step == total for _, total, step, _ in seen)  # always on the newest step
-    assert len(redraws) == len(seen)  # one redraw per event: the diagram does not flicker
+    # one new drawing per event, appended: a shown child is never replaced
+    assert len(p._panels._sequence.children) == 2 + len(seen)  # the placeholder, step 0, each event
+    assert prepared(p) == list(range(len(seen) + 1))
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
     assert statuses["tool_call"] == "⚙ outil en cours…"
     assert p.status == "terminé : answer"
-    assert "terminé : answer" in p._status.value  # shown, not only stored
+    assert "terminé : answer" in p._text.texts[-1]  # shown, not only stored
+    # Replaying an earlier step shows what the run was doing then, not its end.
+    request = next(i for i, (kind, *_) in enumerate(seen) if kind == "request") + 1
+    assert p.state(request).status == "⏳ en attente du modèle…"
+    assert "en attente du modèle" in p._text.texts[request]
     assert p.state().messages == result.messages
     assert p.state(0).totals == totals_at(from_trace(result.trace), 0)  # same starting context
+    # Every prepared panel matches the finished run (the bar's scale grew on the way).
+    for k in range(p.total + 1):
+        assert drawn(p, k) == state(p.diagram, k).mermaid
+        assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
 
 
 class Handle:
@@ -146,13 +188,13 @@ class Handle:
         self.shown = shown
 
     def update(self, obj: object) -> None:
-        self.shown.append(("update", obj._repr_mimebundle_()["text/markdown"]))
+        self.shown.append(("update", obj.data))
 
 
 def test_run_live_displays_a_player_and_returns_the_run(monkeypatch) -> None:
     shown: list[object] = []
 
-    def display(obj: object, display_id: bool = False) -> Handle:
+    def display(obj: object, raw: bool = False, display_id: bool = False) -> Handle:
         shown.append(obj)
         return Handle(shown)
 
@@ -160,60 +202,120 @@ def test_run_live_displays_a_player_and_returns_the_run(monkeypatch) -> None:
     events: list[str] = []
     result = run_live(WAIT_TASK, MockModel(), workspace_tools(example_workspace("attente")),
                       limits=Limits(max_turns=2), on_event=lambda e: events.append(e.kind))
-    p, (updated, static) = shown
-    assert result.reason == "max_turns" and p.status == "terminé : max_turns"
-    assert p.total == len(result.trace.events) == len(events)
-    assert p.state().messages == result.messages
+    widget, static, (updated, final) = shown
+    assert "application/vnd.jupyter.widget-view+json" in widget
+    assert "sequenceDiagram" in static.data and arrows(html.unescape(static.data)) == 0
+    assert result.reason == "max_turns" and len(result.trace.events) == len(events)
     # the static copy (HTML exports, viewers without a kernel) shows the whole run
-    assert updated == "update" and arrows(static) == p.total
+    assert updated == "update" and arrows(html.unescape(final)) == len(events)
 
 
 def test_players_never_share_state() -> None:
     first, second = Player("deux_tours"), Player("deux_tours")
     first.go(5)
     assert (first.step, second.step) == (5, 0)
-    assert first._out.outputs != second._out.outputs
-    assert first.widget is not second.widget and first._out is not second._out
+    assert first.widget is not second.widget and first._panels is not second._panels
+    assert not set(first._panels._sequences) & set(second._panels._sequences)
     trace = mock_run().trace
     a, b, n = Player(trace), Player(trace), len(trace.events)
     a.on_event(trace.events[0])
     assert (a.total, b.total, len(trace.events)) == (n + 1, n, n)
 
 
-def test_widgets_move_the_diagram() -> None:
+def test_every_step_is_prepared_for_the_browser() -> None:
     p = Player("erreur_outil", interval=0.5)
-    (play,), (slider,) = find(p.widget, w.Play), find(p.widget, w.IntSlider)
-    previous, following = find(p.widget, w.Button)
-    assert play.interval == 500 and play.max == slider.max == p.total == 14
-    slider.value = 7
-    (output,) = p._out.outputs
-    assert output["data"]["text/vnd.mermaid"] == state(p.diagram, 7).mermaid
-    assert output["data"]["text/markdown"].startswith("```mermaid\n")
-    assert arrows(output["data"]["text/markdown"]) == 7
-    assert p._bar.value == state(p.diagram, 7).bar_html
-    following.click()
-    following.click()
-    previous.click()
-    assert p.step == 8 and p.state().step_label == "étape 8 / 14"
+    assert p._controls.interval == 500 and p._controls.max == p.total == 14
+    assert prepared(p) == list(range(15))  # short: all of it, at once
+    for k in (0, 7, 14):
+        assert drawn(p, k) == state(p.diagram, k).mermaid
+        assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
+    # The hub drawings are made the first time the learner asks for that view.
+    assert p._text.hub_of == [0] * 15 and len(p._panels._hub.children) == 1  # the placeholder only
+    p.view = "hub"
+    for k in (0, 7, 14):
+        assert drawn(p, k, "hub") == state(p.diagram, k).hub
+    (output,) = p._panels._sequence.children[p._text.sequence_of[7]].outputs
+    assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
+    # Steps with the same exchange share one hub drawing: few drawings for many steps.
+    assert len(set(p._text.hub_of)) < p.total
+    p.next(), p.next(), p.previous()
+    assert p.step == 1 and p.state().step_label == "étape 1 sur 14"
     p.go(99)
-    assert p.step == 14 and "Réponse finale" in p._out.outputs[0]["data"]["text/plain"]
-    assert "Que sait le modèle ?" in str(find(p.widget, w.Accordion)[0].titles)
+    assert p.step == 14 and "Réponse finale" in drawn(p, 14)
 
 
-def test_static_fallback_for_exports() -> None:
+def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
+    trace = mock_run(WAIT_TASK, "attente", limits=Limits(max_turns=15)).trace
+    p = Player(trace)
+    assert p.total > LIGHT
+    assert prepared(p) == list(range(21)) and p._text.texts[30] == ""  # around step 0
+    p.go(25)  # the browser moves the step: the kernel prepares further ahead
+    assert set(range(5, 46)) <= set(prepared(p))
+    p.go(p.total)
+    assert p.total in prepared(p) and drawn(p, p.total) == state(p.diagram, p.total).mermaid
+    assert p._text.sequence_of[p.total] > p._text.sequence_of[25]  # appended, never replaced
+
+
+def test_the_hub_view_and_the_full_diagram() -> None:
+    p = Player("boucle_complete", view="hub")
+    assert p.view == "hub" and p._controls.view == 1
+    assert len(p._panels._sequence.children) == 1
+    assert drawn(p, 16, "hub") == state(p.diagram, 16).hub
+    p.view = "sequence"  # the sequence drawings are made when first shown
+    assert p._controls.view == 0 and drawn(p, 16) == state(p.diagram, 16).mermaid
+    with pytest.raises(ValueError, match="vue inconnue"):
+        Player("deux_tours", view="pieuvre")
+    # The full diagram: only for diagrams longer than the window, drawn when opened.
+    assert Player("sequenceDiagram\n  U->>H: Bonjour")._whole is None
+    assert p._whole in p.widget.children and p._full.outputs == ()
+    p.go(12)
+    p._whole.selected_index = 0
+    (output,) = p._full.outputs
+    assert arrows(output["data"]["text/vnd.mermaid"]) == 12
+
+
+def test_static_copy_for_exports(monkeypatch) -> None:
     p = Player("boucle_complete")
-    bundle = p._repr_mimebundle_()
+    shown: list[object] = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append(obj))
+    p._ipython_display_()  # what a cell ending in `p` or `display(p)` shows
+    bundle, static = shown
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    markdown = bundle["text/markdown"]
-    assert markdown.startswith("```mermaid\nsequenceDiagram") and arrows(markdown) == 16
-    assert HIGHLIGHT not in markdown  # the whole diagram, nothing highlighted
-    assert "<details><summary>Version texte</summary>" in markdown
-    assert "Étape 16/16" in markdown and "Étape 16/16" in bundle["text/plain"]
+    assert "Étape 16/16" in bundle["text/plain"]  # the text version, for plain viewers
+    copy = html.unescape(static.data)
+    assert 'class="harness-static"' in copy and arrows(copy) == 16  # the whole diagram
+    assert HIGHLIGHT not in copy  # nothing highlighted
+    assert '<pre class="mermaid">flowchart LR' in copy  # and the hub view
+    assert "<details><summary>Version texte</summary>" in copy and "Étape 16/16" in copy
+
+
+def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
+    """nbclient saves the widgets' state: the export shows the widget's placeholder,
+    and the static copy beside it."""
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    code = ("from harness_lib.course.player import Player\n"
+            "Player('deux_tours')\n")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code),
+                                         nbformat.v4.new_code_cell("Player('erreur_outil')")])
+    NotebookClient(nb, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+                   ).execute()
+    assert nb.metadata["widgets"]  # the state is saved: nbconvert picks the widget view
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    copies = page.split('<div class="harness-static">')[1:]
+    assert len(copies) == 2
+    names = ("Deux tours de function calling", "Un outil qui échoue")
+    for copy, name in zip(copies, names, strict=True):
+        assert name in copy and '<pre class="mermaid">sequenceDiagram' in copy
+        assert '<pre class="mermaid">flowchart LR' in copy and "Version texte" in copy
 
 
 def test_a_label_with_backticks_gets_a_longer_fence() -> None:
     p = Player("sequenceDiagram\n  H->>M: ```code```")
-    assert p._repr_mimebundle_()["text/markdown"].startswith("````mermaid\n")
+    (output,) = p._panels._sequences[2].outputs  # step 1
+    assert output["data"]["text/markdown"].startswith("````mermaid\n")  # for Notebook 7
 
 
 def test_on_event_needs_a_trace() -> None:

@@ -5,7 +5,10 @@ this folder. Here live the widgets and the diagrams the notebooks display, and
 the only imports of ipywidgets and IPython in the project.
 
     diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
-    player.py, charts.py                       the animated player and its context bar
+    player.py, player_state.py, panels.py      the player: what each step shows, prepared once
+    stepper.py (+ .js, .css)                   its browser side: controls, keys, the step's text
+    hub.py, narration.py                       the hub view; what each step says
+    charts.py                                  the context bar, the bill, a player's static copy
     playground.py, replies.py                  the mock/real toggle and `send(messages)`
     exercises.py, tool_message.py              question widgets, « jouez le rôle du harness »
     answers.py, french.py, questions.py        grading without widgets, the question bank

@@ -28,6 +28,7 @@ from ..messages import Message
 from ..tokens import message_tokens
 from ..trace import Trace
 from .diagram import ROLES, Diagram, Entry, fr, transcript
+from .hub import hub_mermaid
 from .mermaid import to_mermaid
 
 ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
@@ -111,12 +112,26 @@ def mermaid_fence(mermaid: str) -> str:
     return f"{fence}mermaid\n{mermaid}{fence}\n"
 
 
-def static_markdown(diagram: Diagram) -> str:
-    """The whole diagram and its text version, for HTML exports and kernel-less viewers."""
-    text = html.escape(transcript(diagram))
-    return (mermaid_fence(to_mermaid(diagram, highlight=False)) +
-            "\n<details><summary>Version texte</summary>\n\n"
-            f'<pre style="white-space:pre-wrap">{text}</pre>\n</details>\n')
+STATIC_CLASS = "harness-static"  # stepper.css hides it wherever a live player is drawn
+
+
+def static_html(diagram: Diagram) -> str:
+    """The whole diagram, its hub view and its text version, for HTML exports and
+    viewers without a kernel.
+
+    Diagrams are written as nbconvert writes them (`<div class="jp-Mermaid"><pre
+    class="mermaid">`): its HTML export draws them when it can load Mermaid, and shows
+    their text otherwise. JupyterLab draws no Mermaid from HTML: nothing to render.
+    """
+    def block(mermaid: str) -> str:
+        return f'<div class="jp-Mermaid"><pre class="mermaid">{html.escape(mermaid)}</pre></div>'
+
+    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
+            f"</b> (copie statique du lecteur)</p>{block(to_mermaid(diagram, highlight=False))}"
+            f"<p>La même exécution, le harness au centre (vue hub) :</p>"
+            f"{block(hub_mermaid(diagram))}<details><summary>Version texte</summary>"
+            f'<pre style="white-space:pre-wrap">{html.escape(transcript(diagram))}</pre>'
+            "</details></div>")
 
 
 # The bill of a run: one line per model call.

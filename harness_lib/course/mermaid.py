@@ -33,7 +33,17 @@ import re
 from html.entities import html5
 from importlib import resources
 
-from .diagram import ROLES, Diagram, DiagramError, Entry, Participant, Step, one_line, shorten
+from .diagram import (
+    LABEL_LIMIT,
+    ROLES,
+    Diagram,
+    DiagramError,
+    Entry,
+    Participant,
+    Step,
+    one_line,
+    shorten,
+)
 
 CHAPTER = ("deux_tours", "erreur_outil", "boucle_complete")
 HIGHLIGHT = "rgba(255, 200, 0, 0.25)"  # the current arrow's background
@@ -204,19 +214,27 @@ class _Parser:
 # Writing.
 
 
-def to_mermaid(diagram: Diagram, upto: int | None = None, highlight: bool = True) -> str:
-    """Mermaid text of steps 1..upto (all if None), the last one shown highlighted."""
+def to_mermaid(diagram: Diagram, upto: int | None = None, highlight: bool = True,
+               window: int | None = None, label_limit: int = LABEL_LIMIT) -> str:
+    """Mermaid text of steps 1..upto (all if None), the last one shown highlighted.
+
+    With `window`, only the last `window` arrows are drawn: a note at the top says
+    how many came before, `autonumber` keeps their real numbers, and participants
+    that none of them involves are left out (the drawing stays narrow).
+    `label_limit`: labels longer than this end in « … ».
+    """
     if upto is not None and not 0 <= upto <= len(diagram.steps):
         raise DiagramError(f"étape {upto} hors du diagramme (0 à {len(diagram.steps)})")
     shown = diagram.steps[:upto]
-    lines = ["sequenceDiagram", *_header(diagram)]
+    first = max(1, len(shown) - window + 1) if window else 1
+    lines = ["sequenceDiagram", *_header(diagram, first, shown[first - 1:])]
     loop: str | None = None  # the loop currently open
-    for number, step in enumerate(shown, start=1):
+    for number, step in enumerate(shown[first - 1:], start=first):
         if step.loop != loop:  # close the previous loop, open the next one
             lines += ["  end"] if loop is not None else []
             lines += [f"  loop {escape(step.loop)}".rstrip()] if step.loop is not None else []
             loop = step.loop
-        body = _step_lines(step)
+        body = _step_lines(step, label_limit)
         if highlight and number == len(shown):
             body = [f"rect {HIGHLIGHT}", *("  " + line for line in body), "end"]
         lines += [("  " if loop is None else "    ") + line for line in body]
@@ -224,16 +242,22 @@ def to_mermaid(diagram: Diagram, upto: int | None = None, highlight: bool = True
     return "\n".join(lines) + "\n"
 
 
-def _header(diagram: Diagram) -> list[str]:
+def _header(diagram: Diagram, first: int = 1, shown: tuple[Step, ...] = ()) -> list[str]:
     lines = [f"  accTitle: {one_line(diagram.title)}"] if one_line(diagram.title) else []
     if one_line(diagram.description):
         lines.append(f"  accDescr: {one_line(diagram.description)}")
-    lines.append("  autonumber")
-    for p in diagram.participants:
+    lines.append(f"  autonumber {first}" if first > 1 else "  autonumber")
+    involved = {pid for step in shown for pid in (step.source, step.target)}
+    participants = [p for p in diagram.participants if first == 1 or p.id in involved]
+    for p in participants:
         label = escape(p.label).strip()
         lines.append(f"  {p.kind} {p.id} as {label}" if label else f"  {p.kind} {p.id}")
     if diagram.budget is not None:
         lines.append(f"  %% budget: {diagram.budget}")
+    if first > 1 and participants:  # what the window hides, said where it starts
+        ends = ",".join(dict.fromkeys((participants[0].id, participants[-1].id)))
+        hidden = "une étape plus haut" if first == 2 else f"{first - 1} étapes plus haut"
+        lines.append(f"  Note over {ends}: ⋯ {hidden}")
     return lines + ["  " + _ctx_line(entry) for entry in diagram.initial]
 
 
@@ -241,8 +265,9 @@ def _ctx_line(entry: Entry) -> str:
     return f"%% ctx: {entry.role} {entry.tokens} {one_line(entry.label)}".rstrip()
 
 
-def _step_lines(step: Step) -> list[str]:
-    lines = [f"{step.source}{step.arrow}{step.target}: {escape(step.text)}".rstrip()]
+def _step_lines(step: Step, label_limit: int = LABEL_LIMIT) -> list[str]:
+    text = escape(shorten(step.text, label_limit))
+    lines = [f"{step.source}{step.arrow}{step.target}: {text}".rstrip()]
     lines += [_ctx_line(entry) for entry in step.entries]
     # A note may span lines: one `%% note:` line each, joined again by the parser.
     notes = step.note.split("\n") if step.note else []

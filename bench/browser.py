@@ -1,0 +1,135 @@
+"""Opt-in browser measure (`python bench/run.py --browser`): a player's step, against a
+re-display of the same diagram.
+
+JupyterLab in Debian's headless Chromium (the browser test's server, tests/jupyter_lab.py)
+opens a notebook holding the chapter's third diagram as a player, and a cell that
+displays one step's Mermaid text: what the old player did on every step, a kernel
+round trip and then Lab's render. For each step k, forward (1..N) then back (N-1..0):
+
+- step: click « Suivante » (« Précédente »), until the new diagram image is drawn;
+- re-display: run the cell that displays step k's text, a second time (« that cell run
+  again »), until its image is drawn.
+
+Both are timed in the page with performance.now(): from the click (or the run
+command) to the first animation frame after the image is in place. The figure is
+the median of the N x 2 ratios, per round; target < 0.4 (bench/README.md).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the browser test's Lab server
+
+from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, running_lab  # noqa: E402
+
+from harness_lib.course.mermaid import chapter_diagram  # noqa: E402
+
+SETUP = '''from IPython.display import display
+from harness_lib.course.player import Player
+from harness_lib.course.player_state import diagram_output, state
+
+lecteur = Player("boucle_complete")
+
+def montrer(k):  # one step's diagram, displayed as the old player did on every step
+    display(diagram_output(state(lecteur.diagram, k).mermaid)["data"], raw=True)
+
+lecteur'''
+# In the page: wait for `ready()` to hold, then for the next frame (the one that paints).
+DRAWN = """(ready) => new Promise((resolve) => {
+  const check = () => {
+    if (!ready()) return false;
+    observer.disconnect();
+    requestAnimationFrame(() => resolve(performance.now()));
+    return true;
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, {subtree: true, childList: true, attributes: true});
+  check();
+})"""
+STEP = f"""async (label) => {{
+  const player = document.querySelector('.harness-player');
+  const shown = () => [...player.querySelectorAll('.harness-sequence .jp-RenderedMermaid img')]
+    .find((img) => img.checkVisibility() && img.complete);
+  const before = shown();
+  const button = [...player.querySelectorAll('.harness-controls button')]
+    .find((b) => b.textContent.includes(label));
+  const start = performance.now();
+  button.click();
+  return (await ({DRAWN})(() => shown() && shown() !== before)) - start;
+}}"""
+REDISPLAY = f"""async (k) => {{
+  const app = window.jupyterapp, panel = app.shell.currentWidget, cell = panel.content.widgets[1];
+  cell.model.sharedModel.setSource(`montrer(${{k}})`);
+  panel.content.activeCellIndex = 1;
+  const image = () => cell.node.querySelector('.jp-OutputArea .jp-RenderedMermaid img');
+  let times = [];
+  for (const _ of [1, 2]) {{  // the second run is the one timed: the cell run again
+    const before = image();
+    const start = performance.now();
+    await app.commands.execute('notebook:run-cell');
+    times.push((await ({DRAWN})(() => image() && image() !== before && image().complete)) - start);
+  }}
+  return times[1];
+}}"""
+IDLE = """() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status
+  === 'idle'"""
+
+
+def write_notebook(folder: Path) -> Path:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP),
+                                         nbformat.v4.new_code_cell("montrer(0)")])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / "mesure.ipynb")
+    return folder / "mesure.ipynb"
+
+
+def one_round(page: Any, steps: int) -> list[dict[str, float]]:
+    """Every step forward then back: the step's time, the re-display's, in ms."""
+    rows = []
+    for k, label in [*((k, "Suivante") for k in range(1, steps + 1)),
+                     *((k, "Précédente") for k in range(steps - 1, -1, -1))]:
+        page.wait_for_function(IDLE)
+        step = page.evaluate(STEP, label)
+        page.wait_for_function(IDLE)
+        rows.append({"k": k, "step": step, "redisplay": page.evaluate(REDISPLAY, k)})
+    return rows
+
+
+def measure(repeat: int) -> dict[str, Any]:
+    """Ratios step / re-display over `repeat` rounds; raises RuntimeError without Chromium."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"pas de navigateur : {CHROMIUM} est absent (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder, \
+            running_lab(Path(folder), Path(folder) / "root") as lab:
+        write_notebook(lab.root / "bench")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{lab.url}/lab/tree/bench/mesure.ipynb?reset&token={lab.token}")
+            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell"
+                                   ".currentWidget && window.jupyterapp.shell.currentWidget"
+                                   ".sessionContext.session?.kernel")
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.wait_for_selector(".harness-sequence .jp-RenderedMermaid img", state="visible",
+                                   timeout=120_000)
+            page.wait_for_function(IDLE, timeout=120_000)
+            steps = len(chapter_diagram("boucle_complete").steps)
+            rounds = [one_round(page, steps) for _ in range(repeat)]
+            browser.close()
+    return {"ratios": [statistics.median(r["step"] / r["redisplay"] for r in rows)
+                       for rows in rounds],
+            "step_ms": statistics.median(r["step"] for rows in rounds for r in rows),
+            "redisplay_ms": statistics.median(r["redisplay"] for rows in rounds for r in rows)}

@@ -1,0 +1,161 @@
+"""What the player shows at step k, as data and HTML: a pure function, testable without a browser.
+
+`state(diagram, k)` gathers everything of one step: the diagram as drawn (the last
+`WINDOW` arrows, the current one highlighted), the hub view, the note (never
+empty), the context and its bar, what the model knows. `player.py` prepares these
+once per step and lets the browser switch between them.
+
+>>> from harness_lib.course.mermaid import chapter_diagram
+>>> s = state(chapter_diagram("deux_tours"), 3)
+>>> s.step_label, s.totals
+('étape 3 sur 9', {'system': 1200, 'tools': 150, 'user': 15, 'assistant': 25})
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+
+from ..messages import Message
+from . import charts
+from .diagram import Diagram, Entry, Step, ledger_at, one_line, peak, total_at, totals_at
+from .hub import hub_mermaid
+from .mermaid import to_mermaid
+from .narration import step_note
+
+# At most this many arrows are drawn: with its controls, note and context bar, the
+# player then fits in a laptop's window, and its text keeps about the body's size.
+WINDOW = 8
+LABEL = 40  # the most characters of an arrow's label in the player; the note gives it whole
+# How the player's diagrams are drawn: text at 15 px (the notebook's body is 14 px),
+# narrow participant boxes, tight margins, no second row of participants at the
+# bottom (the current arrow is the last thing drawn). The browser shrinks a drawing
+# wider than the cell, text included: labels are cut so that it stays within FIT px
+# (Lab's output area is 588 px wide in an 800 px window: text stays above 13 px),
+# estimated with CHAR_PX (measured: within 6 % of Mermaid's own widths).
+LOOK = {"mirrorActors": False, "messageFontSize": 15, "actorFontSize": 15, "noteFontSize": 14,
+        "width": 100, "height": 40, "actorMargin": 20, "diagramMarginX": 8, "boxMargin": 6,
+        "noteMargin": 6, "messageMargin": 24}  # Mermaid's sequence settings, in pixels
+FIT, CHAR_PX, PAD = 680, 8.5, 24  # PAD: the room Mermaid leaves around a label
+DISPLAY = "%%{init: " + json.dumps({"sequence": LOOK}) + "}%%\n"
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    step: int  # 0 .. total
+    total: int  # number of steps (arrows)
+    turn: int  # model calls so far
+    turns: int  # model calls in the whole diagram
+    mermaid: str  # the sequence diagram as the player draws it at this step
+    note: str
+    totals: dict[str, int]  # tokens per role
+    added: tuple[Entry, ...]  # entries still in the context that this step added
+    context: tuple[Entry, ...]  # the whole context after this step
+    messages: list[Message] | None  # messages[] after this step (diagrams built from a trace)
+    bar_html: str
+    status: str = ""
+    step_label: str = ""  # « étape k sur N »
+    turn_label: str = ""  # « tour n / N », inside a loop or for a trace, else ""
+    hub: str = ""  # the hub view at this step (Mermaid flowchart)
+
+
+def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) -> PlayerState:
+    """What the player shows at step k (raises DiagramError if k is out of range).
+
+    `scale`: the width of the context bar in tokens; by default the larger of the
+    diagram's peak and its budget (pass it when asking for many steps: it is the same).
+    """
+    context, steps = ledger_at(diagram, k), diagram.steps
+    step = steps[k - 1] if k else None
+    entries = step.entries if step else ()
+    # A compaction clears what came before it: only entries from the last one on survive.
+    kept = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].role == "compact"), 0)
+    added = entries[kept:]
+    replaced = total_at(diagram, k - 1) + sum(e.tokens for e in entries) - total_at(diagram, k) \
+        if k else 0
+    scale = scale or max(peak(diagram), diagram.budget or 0, 1)
+    turn, turns = (step.turn if step else 0), (steps[-1].turn if steps else 0)
+    limit = label_limit(diagram, k)
+    return PlayerState(
+        k, len(steps), turn, turns,
+        DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit),
+        _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context),
+        _messages(diagram, k),
+        charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
+        f"étape {k} sur {len(steps)}", turn_label(diagram, k), hub_mermaid(diagram, k))
+
+
+def _note(diagram: Diagram, k: int, limit: int) -> str:
+    """The step's note, and its label whole when the drawing had to cut it."""
+    text = one_line(diagram.steps[k - 1].text) if k else ""
+    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > limit else "")
+
+
+def label_limit(diagram: Diagram, k: int) -> int:
+    """The longest label, in characters, that keeps the drawing of step k within FIT px."""
+    shown = diagram.steps[max(0, k - WINDOW):k]
+    involved = {pid for step in shown for pid in (step.source, step.target)}
+    # as mermaid.to_mermaid draws a window: only the participants its arrows involve
+    order = [p.id for p in diagram.participants if k <= WINDOW or p.id in involved]
+    return next((limit for limit in range(LABEL, 12, -2) if _width(shown, order, limit) <= FIT),
+                12)
+
+
+def _width(shown: tuple[Step, ...], order: list[str], limit: int) -> float:
+    """Mermaid's width for these arrows, roughly: each label widens the gaps it spans."""
+    column = {pid: i for i, pid in enumerate(order)}
+    gaps = [LOOK["width"] + LOOK["actorMargin"]] * max(len(order) - 1, 0)
+    edges = [LOOK["width"] / 2 + LOOK["diagramMarginX"]] * 2  # left and right of the ends
+    for step in shown:
+        need = min(len(one_line(step.text)), limit) * CHAR_PX + PAD
+        a, b = sorted((column[step.source], column[step.target]))
+        if a == b:  # a self-arrow's label is centred on its lifeline
+            spans = [(gaps, a - 1) if a else (edges, 0), (gaps, a) if a < len(gaps) else (edges, 1)]
+            for where, i in spans:
+                where[i] = max(where[i], need / 2)
+        elif sum(gaps[a:b]) < need:  # widen each spanned gap by an equal share
+            extra = (need - sum(gaps[a:b])) / (b - a)
+            gaps[a:b] = [gap + extra for gap in gaps[a:b]]
+    return sum(gaps) + sum(edges)
+
+
+def turn_label(diagram: Diagram, k: int) -> str:
+    """« tour n / N » at step k: inside a loop frame, or anywhere in a run; else ""."""
+    steps = diagram.steps
+    step = steps[k - 1] if k else None
+    if step is None or step.turn == 0:
+        return ""
+    traced = steps[0].messages is not None
+    return f"tour {step.turn} / {steps[-1].turn}" if traced or step.loop is not None else ""
+
+
+def _messages(diagram: Diagram, k: int) -> list[Message] | None:
+    if not diagram.steps or diagram.steps[0].messages is None:
+        return None  # a hand-written diagram: the context is only described
+    if k:
+        return list(diagram.steps[k - 1].messages or ())
+    first = diagram.steps[0]  # before step 1: its messages minus the one it added
+    return list((first.messages or ())[: len(first.messages or ()) - len(first.entries)])
+
+
+def text_html(s: PlayerState) -> str:
+    """The step's status (live runs), its note and its context bar, as one HTML block."""
+    # role="status": a screen reader announces « en attente du modèle… » by itself.
+    status = f'<div role="status"><b>{html.escape(s.status)}</b></div>' if s.status else ""
+    note = html.escape(s.note).replace("\n", "<br>")
+    return (f'{status}<p class="harness-note" style="font-size:15px;line-height:1.45;'
+            f'margin:4px 0">{note}</p>{s.bar_html}')
+
+
+def known_html(s: PlayerState) -> str:
+    """« Que sait le modèle ? »: messages[] of a run, or the described context of a diagram."""
+    return charts.messages_block(s.messages) if s.messages is not None \
+        else charts.ledger_table(s.context, len(s.added))
+
+
+def diagram_output(mermaid: str) -> dict:
+    """One display_data output: Lab draws text/vnd.mermaid, Notebook 7 only the Markdown fence."""
+    return {"output_type": "display_data", "metadata": {}, "data": {
+        "text/vnd.mermaid": mermaid, "text/markdown": charts.mermaid_fence(mermaid),
+        "text/plain": mermaid}}

@@ -1,0 +1,176 @@
+// The player's browser side, in two parts (the `part` trait of each model):
+// - "controls": buttons, slider, keys and « Lecture ». The current step is the
+//   model's `value`, the view (0 sequence, 1 hub) its `view`.
+// - "text": follows the controls' model, in the browser: shows the current step's
+//   note and context bar, « Que sait le modèle ? » and the text version, from lists
+//   the kernel prepared once, and selects the child of each diagram stack that
+//   draws the current step. So a step never waits for the kernel, and « Lecture »
+//   goes on while the kernel is busy.
+// stepper.py says which traits exist; tests/test_browser.py drives all of this.
+
+const REDUCED = "(prefers-reduced-motion: reduce)";
+
+function make(tag, props = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+// A button whose visible text is its accessible name; the glyph is not read aloud.
+function button(glyph, text, title, after = false) {
+  const icon = make("span", { textContent: glyph, ariaHidden: "true" });
+  const label = make("span", { textContent: text });
+  const parts = !glyph ? [label] : after ? [label, icon] : [icon, label];
+  return make("button", { type: "button", title }, parts);
+}
+
+function renderControls({ model, el }) {
+  const first = button("⇤", "Début", "Revenir au début (touche Début)");
+  const previous = button("◀", "Précédente", "Étape précédente (flèche gauche)");
+  const play = button("▶", "Lecture", "");
+  const next = button("▶", "Suivante", "Étape suivante (flèche droite)", true);
+  const slider = make("input", { type: "range", min: 0, step: 1, ariaLabel: "Étape" });
+  const label = make("span", { className: "harness-step" });
+  label.setAttribute("aria-live", "polite"); // a screen reader hears « étape 3 sur 9 »
+  const sequence = button("", "Séquence", "Le diagramme de séquence, flèche par flèche");
+  const hub = button("", "Hub", "Le harness au centre : qui parle à qui");
+  const views = make("span", { className: "harness-views", role: "group", ariaLabel: "Vue" },
+                     [sequence, hub]);
+  el.classList.add("harness-controls");
+  el.append(first, previous, play, next, slider, label, views);
+  let timer = null;
+
+  const last = () => model.get("max");
+  const go = (k) => {
+    model.set("value", Math.max(0, Math.min(k, last())));
+    model.save_changes();
+  };
+  const pause = () => {
+    clearInterval(timer);
+    timer = null;
+    show();
+  };
+  const toggle = () => {
+    if (timer !== null) return pause(); // pausing keeps the step: no return to 0
+    const start = model.get("value") >= last() ? 0 : model.get("value");
+    if (window.matchMedia(REDUCED).matches) return go(start + 1); // no animation: one step
+    go(start);
+    timer = setInterval(() => (model.get("value") >= last() ? pause() : go(model.get("value") + 1)),
+                        model.get("interval"));
+    show();
+  };
+  const setView = (k) => {
+    model.set("view", k);
+    model.save_changes();
+  };
+
+  function show() {
+    const k = model.get("value"), n = last(), caption = model.get("captions")[k] || "";
+    Object.assign(slider, { max: n, value: k });
+    slider.setAttribute("aria-valuetext", `étape ${k} sur ${n}`);
+    label.textContent = `étape ${k} sur ${n}` + (caption ? ` · ${caption}` : "");
+    first.disabled = previous.disabled = k === 0;
+    next.disabled = k === n;
+    const playing = timer !== null;
+    play.firstChild.textContent = playing ? "❚❚" : "▶";
+    play.lastChild.textContent = playing ? "Pause" : "Lecture";
+    play.title = playing ? "Mettre en pause, sans perdre l’étape (Espace)"
+      : window.matchMedia(REDUCED).matches
+        ? "Mouvement réduit demandé par le système : une étape par appui (Espace)"
+        : "Lecture automatique, une étape toutes les quelques secondes (Espace)";
+    sequence.setAttribute("aria-pressed", String(model.get("view") === 0));
+    hub.setAttribute("aria-pressed", String(model.get("view") === 1));
+  }
+
+  const KEYS = { ArrowLeft: () => go(model.get("value") - 1), ArrowRight: () => go(model.get("value") + 1),
+                 Home: () => go(0), End: () => go(last()), " ": toggle };
+  function onKey(event) {
+    const action = KEYS[event.key];
+    if (!action || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault(); // no page scroll, no native slider move, no button click
+    event.stopPropagation(); // JupyterLab must not read it as a notebook shortcut
+    action();
+  }
+
+  first.addEventListener("click", () => go(0));
+  previous.addEventListener("click", () => go(model.get("value") - 1));
+  next.addEventListener("click", () => go(model.get("value") + 1));
+  play.addEventListener("click", toggle);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  sequence.addEventListener("click", () => setView(0));
+  hub.addEventListener("click", () => setView(1));
+  model.on("change:value change:max change:captions change:view", show);
+  show();
+
+  // Keys work wherever the focus is in the player (a button, the slider, or the
+  // player itself once clicked), not only in this row: listen on the whole player.
+  let player = null;
+  const attach = () => {
+    player = el.closest(".harness-player") || el;
+    if (!player.hasAttribute("tabindex")) player.tabIndex = 0;
+    // Notebook 7 reads shortcuts before the player does (End would select the last
+    // cell, and take the focus away): Lumino skips keys pressed inside this attribute.
+    player.dataset.lmSuppressShortcuts = "true";
+    player.addEventListener("keydown", onKey);
+  };
+  requestAnimationFrame(attach); // the view is put in the page after render() returns
+  return () => {
+    clearInterval(timer);
+    if (player) player.removeEventListener("keydown", onKey);
+  };
+}
+
+// One persistent <details> per panel: it stays open or closed from step to step.
+function details(title, body) {
+  return make("details", { className: "harness-details" },
+              [make("summary", { textContent: title }), body]);
+}
+
+// Show child `index` of a diagram stack (an ipywidgets Tab, its tab bar hidden).
+// A child the kernel has just added may reach the browser after the step that
+// needs it: then wait for it, rather than select a missing tab (Lumino would
+// select none, and the stack would stay blank).
+function select(stack, index) {
+  if (index < stack.get("children").length) {
+    if (stack.get("selected_index") !== index) {
+      stack.set("selected_index", index);
+      stack.save_changes();
+    }
+  } else {
+    stack.once("change:children", () => select(stack, index));
+  }
+}
+
+async function renderText({ model, el }) {
+  const text = make("div", { className: "harness-text" });
+  const known = make("div", { className: "harness-known" });
+  const transcript = make("div", { className: "harness-transcript" });
+  el.append(text, details("Que sait le modèle ?", known), details("Version texte", transcript));
+  const pending = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>";
+  // The other widgets of the player: its controls, the views (sequence, hub) and the
+  // two diagram stacks; per step, the child of each stack that draws it.
+  const find = (ref) => model.widget_manager.get_model(ref.replace("IPY_MODEL_", ""));
+  const controls = await find(model.get("controls"));
+  const views = await find(model.get("views"));
+  const stacks = await Promise.all(model.get("stacks").map(find));
+  function show() {
+    const k = controls.get("value");
+    // The HTML comes from the kernel, built from escaped text (player_state.py).
+    text.innerHTML = model.get("texts")[k] || pending;
+    known.innerHTML = model.get("knowns")[k] || pending;
+    transcript.textContent = model.get("transcript");
+    select(views, controls.get("view"));
+    select(stacks[0], model.get("sequence_of")[k] || 0);
+    select(stacks[1], model.get("hub_of")[k] || 0);
+  }
+  controls.on("change:value change:view", show);
+  model.on("change:texts change:knowns change:transcript change:sequence_of change:hub_of", show);
+  show();
+  return () => controls.off("change:value change:view", show);
+}
+
+function render(view) {
+  return view.model.get("part") === "text" ? renderText(view) : renderControls(view);
+}
+
+export default { render };

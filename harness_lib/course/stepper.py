@@ -1,0 +1,83 @@
+"""The player's browser side: its controls, and the text of the current step.
+
+ipywidgets has no key handling, and its buttons call the kernel on each click: a busy
+kernel would freeze the player. This is one small anywidget instead, `stepper.js`
+(readable, no build step), used twice by each player:
+
+- `stepper(...)`, the controls: « Début », « Précédente », « Lecture »/« Pause »,
+  « Suivante », a slider, the keys (←/→, Espace, Début/Fin), the view (séquence or
+  hub). It moves `value`, the step shown;
+- `step_text(controls, views, stacks)`, below the diagram: follows the controls in
+  the browser, and shows the current step's note and context bar, « Que sait le
+  modèle ? » and the text version, from lists prepared by the kernel; it also
+  selects, in each diagram stack, the child that draws the current step.
+
+Python only holds traits:
+
+>>> s = stepper(total=9, interval=2.0)
+>>> s.part, s.value, s.max, s.interval, s.view, len(s.captions)
+('controls', 0, 9, 2000, 0, 10)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+SEQUENCE, HUB = 0, 1  # the values of `view`
+
+
+@cache
+def _stepper_class() -> type:
+    # anywidget (and ipywidgets under it) load only when a first player is drawn:
+    # `import harness_lib` stays light.
+    import anywidget
+    import ipywidgets as widgets
+    import traitlets
+
+    class Stepper(anywidget.AnyWidget):  # type: ignore[misc]
+        # The browser code and style, as class traits: AnyWidget.__init__ would add
+        # them to each instance with add_traits, which builds a new class every time.
+        _esm = traitlets.Unicode((HERE / "stepper.js").read_text("utf-8")).tag(sync=True)
+        _css = traitlets.Unicode((HERE / "stepper.css").read_text("utf-8")).tag(sync=True)
+        _anywidget_id = traitlets.Unicode("harness_lib.course.stepper").tag(sync=True)
+        value = traitlets.Int(0).tag(sync=True)  # the step shown, 0 .. max
+        max = traitlets.Int(0).tag(sync=True)  # the number of steps
+        interval = traitlets.Int(2000).tag(sync=True)  # ms per step while playing
+        view = traitlets.Int(SEQUENCE).tag(sync=True)  # SEQUENCE or HUB
+        captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
+        part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
+        # The "text" part: HTML per step ("" while not prepared), and the transcript;
+        # the player's controls, its views (a Tab: sequence, hub), its two diagram
+        # stacks (Tabs) and, per step, the child of each stack that draws it.
+        texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
+        knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
+        transcript = traitlets.Unicode().tag(sync=True)
+        controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
+        views = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
+        stacks = traitlets.List().tag(sync=True, **widgets.widget_serialization)
+        sequence_of = traitlets.List(traitlets.Int()).tag(sync=True)
+        hub_of = traitlets.List(traitlets.Int()).tag(sync=True)
+
+        def __init__(self, **kwargs: Any) -> None:
+            widgets.DOMWidget.__init__(self, **kwargs)  # the traits are already there
+
+    return Stepper
+
+
+def stepper(total: int, interval: float, view: int = SEQUENCE, **shared: Any) -> Any:
+    """The controls of a player of `total` steps, `interval` seconds per step when playing.
+
+    `shared`: widget arguments, such as a Layout the player shares between its widgets.
+    """
+    return _stepper_class()(max=total, interval=round(interval * 1000), view=view,
+                            captions=[""] * (total + 1), **shared)
+
+
+def step_text(controls: Any, views: Any, stacks: list[Any], **shared: Any) -> Any:
+    """The text part: follows `controls`, and shows in `views` and in each of `stacks`
+    (sequence, hub) the child that draws the current step."""
+    return _stepper_class()(part="text", controls=controls, views=views, stacks=stacks,
+                            **shared)

@@ -1,0 +1,131 @@
+"""A JupyterLab server for tests and benchmarks: on 127.0.0.1, a free port, a token,
+its own settings and Jupyter folders, the kernel importing this checkout's harness_lib
+in mock mode. Used by tests/test_browser.py and by bench/browser.py.
+
+    with running_lab(tmp, root) as lab:   # root: the folder Lab serves
+        ...  # lab.url, lab.token, lab.api("status")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; never `playwright install`
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+LOCAL = {"127.0.0.1", "localhost", "::1"}
+
+
+@dataclass
+class Lab:
+    url: str
+    token: str
+    root: Path
+    log: Path
+    process: subprocess.Popen[bytes]
+
+    def api(self, path: str, method: str = "GET") -> Any:
+        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def lab_settings(folder: Path) -> None:
+    """User settings: no « official Jupyter news? » toast over the page, no update check."""
+    target = folder / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+
+
+def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        # Nothing from the internet: no news feed, no update check, no extension catalogue.
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+        f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+        f"--LabApp.user_settings_dir={tmp / 'settings'}",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, to run cells and read the model
+        # The same for Notebook 7, served by this server at /notebooks/ (ignored without it).
+        "--JupyterNotebookApp.expose_app_in_browser=True",
+        f"--JupyterNotebookApp.workspaces_dir={tmp / 'workspaces'}",
+        f"--JupyterNotebookApp.user_settings_dir={tmp / 'settings'}",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    return command
+
+
+def lab_environ(tmp: Path) -> dict[str, str]:
+    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs."""
+    environ = {k: v for k, v in os.environ.items() if k != "OPENROUTER_API_KEY"}
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    environ.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data"),
+                   JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
+                   PYTHONPATH=path)
+    return environ
+
+
+def wait_until_up(lab: Lab, seconds: float = 90.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if lab.process.poll() is not None:
+            break
+        try:
+            lab.api("status")
+            return
+        except OSError:
+            time.sleep(0.2)  # polling a condition, with a deadline
+    raise RuntimeError(
+        f"JupyterLab n'a pas démarré :\n{lab.log.read_text(errors='replace')[-3000:]}")
+
+
+
+
+@contextmanager
+def running_lab(tmp: Path, root: Path) -> Iterator[Lab]:
+    """Lab serving `root` (and a copy of harness_lib in it), its state under `tmp`."""
+    import shutil
+
+    shutil.copytree(ROOT / "harness_lib", root / "harness_lib",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    lab_settings(tmp / "settings")
+    port, token, log = free_port(), secrets.token_hex(16), tmp / "lab.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,
+                                   stderr=subprocess.STDOUT, env=lab_environ(tmp), cwd=tmp,
+                                   start_new_session=True)
+    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process)
+    try:
+        wait_until_up(server)
+        yield server
+    finally:
+        process.terminate()  # Lab shuts its kernels down on SIGTERM
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)  # its own session: the server and its kernels
+            process.wait()
