@@ -33,17 +33,8 @@ import re
 from html.entities import html5
 from importlib import resources
 
-from .diagram import (
-    LABEL_LIMIT,
-    ROLES,
-    Diagram,
-    DiagramError,
-    Entry,
-    Participant,
-    Step,
-    one_line,
-    shorten,
-)
+from ..text import LABEL_LIMIT, one_line, shorten
+from .diagram import ROLES, Diagram, DiagramError, Entry, Participant, Step
 
 CHAPTER = ("deux_tours", "erreur_outil", "boucle_complete")
 HIGHLIGHT = "rgba(255, 200, 0, 0.25)"  # the current arrow's background

@@ -18,8 +18,9 @@ ni l’appel ni son résultat tant que celui-ci n’est pas dans messages[].'
 
 from __future__ import annotations
 
+from ..text import one_line
 from ..trace import Event
-from .diagram import Diagram, Step, fr, one_line
+from .diagram import Diagram, Step, fr
 from .hub import TOOLS_ID
 
 START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."

@@ -18,8 +18,9 @@ import json
 from dataclasses import dataclass
 
 from ..messages import Message
+from ..text import one_line
 from . import charts
-from .diagram import Diagram, Entry, Step, ledger_at, one_line, peak, total_at, totals_at
+from .diagram import Diagram, Entry, Step, ledger_at, peak, total_at, totals_at
 from .hub import hub_mermaid
 from .mermaid import to_mermaid
 from .narration import step_note
