@@ -3,7 +3,9 @@
 Each notebook starts with `toggle()`: one switch, shared by the whole kernel, between
 the offline MockModel (the default) and a real model on OpenRouter. `send(messages)`
 asks the chosen model for its next message and never raises: a conversation the API
-would refuse comes back as the API's own error, displayed and returned.
+would refuse comes back as the API's own error, displayed and returned. What it shows:
+the verdict, the conversation as a sequence diagram (the refused message framed in
+red), and the context bar of what the model receives.
 
 >>> from harness_lib.messages import user
 >>> reply = send([user("Lis README.md et résume le projet")], show=False)
@@ -25,12 +27,14 @@ from typing import Any, cast
 import ipywidgets as w
 import traitlets
 from IPython import get_ipython
-from IPython.display import HTML, display
+from IPython.display import display
 
 from ..errors import HarnessError, MissingKey
 from ..messages import Message, check_conversation
 from ..models import DEFAULT_MODEL, Completion, MockModel, Model
-from .replies import default_tools, render, tools_error, unexpected
+from .replies import default_tools, outputs, render, tools_error, unexpected
+
+__all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render: for tests
 
 MOCK, REAL = "mock", "real"
 LABELS = [("Modèle simulé (hors ligne)", MOCK), ("Vrai modèle (OpenRouter)", REAL)]
@@ -182,11 +186,12 @@ def send(messages: object, tools: object = None, *, show: bool = True) -> Comple
     except Exception as err:  # a bug of ours must not become the learner's traceback
         problems, result = [], unexpected(err)
     key = _shared.api_key() if _shared is not None else ""
-    page = render(result, problems)
     if len(key) >= 8 and isinstance(result, HarnessError):  # a provider may quote the key back
-        page = _redact(result, key, page)
+        result.hide(key)
     if show:
-        display(HTML(page))
+        for bundle in outputs(messages, tools, result, problems):
+            # Second line of defence: a key quoted anywhere else becomes *** too.
+            display({kind: _hide(text, key) for kind, text in bundle.items()}, raw=True)
     return result
 
 
@@ -205,8 +210,6 @@ def _complete(messages: object, tools: object) -> Completion | HarnessError:
         return unexpected(err)
 
 
-def _redact(error: HarnessError, key: str, page: str) -> str:
-    """Hide the key in the returned error and in its HTML."""
-    error.hide(key)
-    return page.replace(key, "***")
+def _hide(text: str, key: str) -> str:
+    return text.replace(key, "***") if len(key) >= 8 else text
 
