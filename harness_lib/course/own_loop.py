@@ -56,9 +56,21 @@ def reference_loop(task: str, model: Model, tools: Sequence[Tool],
 
 
 def without(rule: str, loop: Loop = reference_loop) -> Loop:
-    """The same loop, its line marked `# RULE n` deleted: what a learner's edit does."""
+    """The same loop, its line marked `# RULE n` (or `# EXIT`) deleted, as a learner would.
+
+    A marked line that opens a block (`if …:`) goes with the lines indented under it.
+    """
     source = textwrap.dedent(inspect.getsource(loop)).splitlines()
-    kept = [line for line in source if f"# {rule}" not in line]
+    kept, block = [], None  # block: the indent of a deleted `if …:`, while we are under it
+    for line in source:
+        indent = len(line) - len(line.lstrip())
+        if block is not None and line.strip() and indent > block:
+            continue
+        block = None
+        if f"# {rule}" in line:
+            block = indent if line.split("#")[0].rstrip().endswith(":") else None
+            continue
+        kept.append(line)
     if len(kept) == len(source):
         raise ValueError(f"aucune ligne marquée « # {rule} » dans {loop.__name__}")
     namespace = dict(loop.__globals__)  # the loop's own names; the original stays untouched
