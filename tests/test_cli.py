@@ -145,3 +145,26 @@ def test_diagram_image_offline_is_a_french_error(tmp_path):
                env={"MERMAID_INK_SERVER": url, "NO_PROXY": "127.0.0.1"})
     assert done.returncode == 2 and "Impossible de joindre le serveur Mermaid" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "d.png").exists()
+
+
+# `run --trace`: the run saved, to replay it in the player; never the key.
+
+
+def test_run_trace_saves_a_replayable_run_without_the_key(tmp_path):
+    from harness_lib.course.saved_trace import open_trace
+
+    target = tmp_path / "ma_trace.jsonl"
+    done = cli("run", "--mock", "Lis README.md et résume le projet", "--trace", str(target),
+               env={"OPENROUTER_API_KEY": KEY})
+    assert done.returncode == 0, done.stderr
+    assert f"Trace enregistrée : {target}" in done.stdout
+    trace = open_trace(target)
+    assert [e.kind for e in trace.events][-1] == "answer"
+    assert trace.messages[-1]["content"].startswith("Résumé")
+    assert KEY not in target.read_text(encoding="utf-8")
+
+
+def test_run_trace_into_a_missing_folder_stops_before_the_mission(tmp_path):
+    done = cli("run", "--mock", "Bonjour", "--trace", str(tmp_path / "absent" / "t.jsonl"))
+    assert done.returncode == 2 and done.stderr.startswith("Erreur : --trace")
+    assert "n'existe pas" in done.stderr and "Espace de travail" not in done.stdout

@@ -133,7 +133,10 @@ def _where(crash: Exception, loop: Loop) -> str:
     """« (ligne 7 : …) »: the line of the learner's function that raised, if it is there."""
     frames = [f for f in traceback.extract_tb(crash.__traceback__)
               if f.name == getattr(loop, "__name__", None)]
-    return f" (ligne {frames[-1].lineno} : {frames[-1].line})." if frames else "."
+    if not frames:
+        return "."
+    line = f" : {frames[-1].line}" if frames[-1].line else ""
+    return f" (ligne {frames[-1].lineno}{line})."
 
 
 def _success(watched: Watched) -> str:

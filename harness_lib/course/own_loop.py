@@ -23,6 +23,7 @@ learner deletes it. The incidents `missing-call` and `missing-result` are such l
 from __future__ import annotations
 
 import inspect
+import linecache
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -73,8 +74,10 @@ def without(rule: str, loop: Loop = reference_loop) -> Loop:
         kept.append(line)
     if len(kept) == len(source):
         raise ValueError(f"aucune ligne marquée « # {rule} » dans {loop.__name__}")
+    text, name = "\n".join(kept) + "\n", f"<{loop.__name__} sans {rule}>"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # for tracebacks
     namespace = dict(loop.__globals__)  # the loop's own names; the original stays untouched
-    exec(compile("\n".join(kept), f"<{loop.__name__} sans {rule}>", "exec"), namespace)
+    exec(compile(text, name, "exec"), namespace)
     return namespace[loop.__name__]
 
 
