@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from harness_lib.course import playground
 from harness_lib.course.conversation import (
     FIRST,
+    LABEL,
     LAST,
     Mark,
     conversation_diagram,
@@ -52,7 +53,8 @@ def test_an_accepted_conversation_is_drawn_with_the_reply() -> None:
     assert texts[:4] == ["[0] system : Tu es un agent. Tu peux utiliser des outils…",
                          "[1] user : Lis README.md et résume le projet",
                          '[2] assistant : tool_call call_1 : read_file("README.md")',
-                         "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un outil."]
+                         "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un…"]
+    assert all(len(text) <= LABEL for text in texts)  # short labels: a narrow diagram
     assert texts[4] == "Appel : 4 messages + 4 outils" and texts[5].startswith("Réponse : ")
     assert "rect" not in mermaid and "autonumber" not in mermaid  # nothing refused, [i] numbers
     assert "Ce que le modèle reçoit" in bar and "tools" in bar
@@ -89,6 +91,13 @@ def test_a_refusal_marks_the_message_and_field_in_the_diagram_and_the_list(
     assert f"[{index}] ✘ <b>messages[{index}].{field}</b>" in verdict
     highlighted = verdict.split("<mark")[1].split("</mark>")[0]
     assert html.escape(f'"{field}":') in highlighted or f'il manque "{field}"' in highlighted
+
+
+def test_the_note_says_why_in_short() -> None:
+    _, mermaid, _ = shown(asked()[:3])
+    assert "✘ messages[2].role : une demande sans résultat" in mermaid
+    _, mermaid, _ = shown(asked()[:2] + asked()[3:])
+    assert "✘ messages[2].role : un résultat sans demande" in mermaid
 
 
 def test_a_refusal_from_a_real_provider_is_located_from_its_param() -> None:

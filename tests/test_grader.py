@@ -31,7 +31,7 @@ def test_removing_a_rule_gives_the_real_refusal_of_its_incident(
     first = report.results[0]
     assert not report.ok and said in first.explication
     assert first.watched.error.message == replay(incident).error.message
-    assert f"« {first.watched.error.message} »" in first.explication
+    assert f"`{first.watched.error.message}`" in first.explication
     assert "même problème que pour « Lire README.md et le résumer »" in report.text()
 
 
@@ -66,9 +66,9 @@ def loop_with(body: str) -> Any:
      "ne reprend pas l'identifiant de la demande"),
     ("messages.append(reply.message)  # RULE 1 => "
      "messages.append(reply.message) if reply.tool_calls else None", 0,
-     "La réponse finale n'est pas le dernier message de messages[]"),
+     "La réponse finale n'est pas le dernier message de `messages[]`"),
     ("result = execute(call, tools).content => result = tools[9]", 0,
-     "IndexError : list index out of range (ligne 12 : result = tools[9])"),
+     "IndexError : list index out of range (ligne 12 : `result = tools[9]`)"),
 ])
 def test_each_mistake_is_explained_in_french(edit: str, mission: int, said: str) -> None:
     result = grade(loop_with(edit)).results[mission]
@@ -96,4 +96,4 @@ def test_an_error_kept_from_the_model_fails_the_recovery_mission() -> None:
 def test_the_report_is_html_with_a_line_per_mission() -> None:
     page = grade(without("RULE 2"))._repr_html_()
     assert page.count("<li") == 4 and "✘" in page and "0 / 4 missions réussies." in page
-    assert "&quot;id&quot;" in page or '"id"' in page
+    assert "<code>messages.append(tool_result(appel[&quot;id&quot;], resultat))</code>" in page

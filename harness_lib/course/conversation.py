@@ -10,7 +10,7 @@ the tool definitions, per role.
 >>> conversation = [user("Bonjour"), {"role": "tool", "content": "?"}]
 >>> mark = locate(check_conversation(conversation), None)
 >>> mark
-Mark(index=1, field='tool_call_id')
+Mark(index=1, field='tool_call_id', why='')
 >>> d = conversation_diagram(conversation, [], outcome="HTTP 400 : refusé")
 >>> [s.text for s in d.steps]
 ['[0] user : Bonjour', '[1] tool : Résultat de None : ?', 'Appel : 2 messages + 0 outil', \
@@ -34,6 +34,7 @@ from .mermaid import escape, to_mermaid
 from .trace_diagram import count, message_label
 
 FIRST, LAST = 10, 29  # a long conversation: its first and last messages are drawn
+LABEL = 64  # characters of an arrow's label: the diagram stays readable on a narrow screen
 MARKED = "rgba(229, 57, 53, 0.18)"  # the frame around the message the API refuses
 # role -> (source, target, arrow): who wrote that kind of message
 ROUTES = {"system": ("H", "H", "->>"), "developer": ("H", "H", "->>"), "user": ("U", "H", "->>"),
@@ -43,25 +44,34 @@ SAME_AS = {"developer": "system", "function": "tool"}  # the bar's role for olde
 PARTICIPANTS = (Participant("U", "Personne"), Participant("H", "Harness"),
                 Participant("M", "Modèle"), Participant("T", "Outils"))
 _PARAM = re.compile(r"messages\.?\[(\d+)\]\.?(.*)")  # messages[3].role, messages.[3].role
+# The provider's words -> what the note beside the refused message says, in short.
+WHY = {"did not have response messages": "une demande sans résultat",
+       "preceeding message": "un résultat sans demande", "not found in 'tool_calls'":
+       "un id qui ne répond à aucune demande", "Missing": "un champ manque",
+       "Invalid value": "valeur refusée", "Invalid type": "mauvais type",
+       "expected a string, got null": "content vaut null"}
 
 
 @dataclass(frozen=True)
 class Mark:
-    """The message the API refuses (its index in messages[]) and the field it names."""
+    """The message the API refuses (its index in messages[]), the field it names, and why."""
 
     index: int
     field: str
+    why: str = ""
 
 
 def locate(problems: Sequence[Problem], result: object) -> Mark | None:
     """Where the refusal points: our first problem, else the provider's own `param`."""
+    text = result.message if isinstance(result, ApiError) else ""
+    why = next((short for words, short in WHY.items() if words in text), "")
     if problems:
         first = problems[0]
-        return Mark(first.index, first.field) if first.index is not None else None
+        return Mark(first.index, first.field, why) if first.index is not None else None
     body = result.body.get("error") if isinstance(result, ApiError) else None
     param = body.get("param") if isinstance(body, dict) else None
     found = _PARAM.fullmatch(param) if isinstance(param, str) else None
-    return Mark(int(found[1]), found[2]) if found else None
+    return Mark(int(found[1]), found[2], why) if found else None
 
 
 def conversation_diagram(messages: Sequence[object], tools: object, outcome: str = "",
@@ -81,7 +91,8 @@ def conversation_diagram(messages: Sequence[object], tools: object, outcome: str
     sent = f"Appel : {count(len(messages), 'message')} + {count(len(names), 'outil')}"
     steps.append(Step(len(steps) + 1, "H", "M", "->>", sent, turn=1))
     if outcome:
-        steps.append(Step(len(steps) + 1, "M", "H", "--x" if refused else "-->>", outcome))
+        steps.append(Step(len(steps) + 1, "M", "H", "--x" if refused else "-->>",
+                          shorten(one_line(outcome), LABEL)))
     tokens = tools_tokens(tools) if isinstance(tools, list) else 0
     initial = (Entry("tools", tokens, shorten("Définitions de " + ", ".join(names))),) \
         if tokens else ()
@@ -108,7 +119,7 @@ def _message_step(number: int, i: int, message: object) -> Step:
         label = message_label(message)
     except Exception:  # a learner's strange message: its role is still worth drawing
         label = "(illisible)"
-    text = shorten(one_line(f"[{i}] {role} : {label}"))
+    text = shorten(one_line(f"[{i}] {role} : {label}"), LABEL)
     kind = SAME_AS.get(role, role)
     entries = (Entry(kind, message_tokens(message), shorten(one_line(label)) or kind),) \
         if kind in ("system", "user", "assistant", "tool") else ()
@@ -136,7 +147,8 @@ def mermaid_text(diagram: Diagram, mark: Mark | None = None) -> str:
         end += 1  # the step's own annotations stay inside the frame
     where = step.source if step.source == step.target else f"{step.source},{step.target}"
     field = f".{mark.field}" if mark.field else ""
-    note = f"    Note over {where}: {escape(f'✘ messages[{mark.index}]{field}')}"
+    why = f" : {mark.why}" if mark.why else ""
+    note = f"    Note over {where}: {escape(f'✘ messages[{mark.index}]{field}{why}')}"
     framed = [f"  rect {MARKED}", *("  " + line for line in lines[start:end]), note, "  end"]
     return "\n".join(lines[:start] + framed + lines[end:]) + "\n"
 

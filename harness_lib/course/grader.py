@@ -10,7 +10,7 @@ the loop forgot, an exception and its line, a loop that never stops, a mission n
 >>> grade(reference_loop).ok
 True
 >>> print(grade(without("RULE 2")).results[0].explication)
-Appel 2 refusé par l'API : « An assistant message with ... RULE 2 manque : la demande ...
+Appel 2 refusé par l'API : `An assistant message with ...`. RULE 2 manque : la demande ...
 """
 
 from __future__ import annotations
@@ -28,20 +28,21 @@ from ..tools import workspace_tools
 from .logbook import NoExit, TooManyCalls
 from .own_loop import Loop, Watched, watch
 from .scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
+from .targets import code_html
 
 MAX_TURNS = 15
 # The API's words -> which line of the loop is missing, and how to write it.
 HINTS = (
     ("preceeding message", "RULE 1 manque : votre boucle n'ajoute pas le message assistant, "
-     "celui qui porte tool_calls. Le résultat arrive donc sans demande. Ajoutez "
-     "messages.append(reponse.message) juste après l'appel au modèle."),
+     "celui qui porte `tool_calls`. Le résultat arrive donc sans demande. Ajoutez "
+     "`messages.append(reponse.message)` juste après l'appel au modèle."),
     ("did not have response messages", "RULE 2 manque : la demande d'outil reste sans "
-     "résultat dans messages[]. Après chaque outil, ajoutez "
-     "messages.append(tool_result(appel[\"id\"], resultat))."),
-    ("not found in 'tool_calls'", "Le tool_call_id de votre résultat ne reprend pas "
-     "l'identifiant de la demande : écrivez tool_result(appel[\"id\"], resultat)."),
-    ("Missing parameter 'tool_call_id'", "Votre résultat n'a pas de tool_call_id : "
-     "construisez-le avec tool_result(appel[\"id\"], resultat)."),
+     "résultat dans `messages[]`. Après chaque outil, ajoutez "
+     "`messages.append(tool_result(appel[\"id\"], resultat))`."),
+    ("not found in 'tool_calls'", "Le `tool_call_id` de votre résultat ne reprend pas "
+     "l'identifiant de la demande : écrivez `tool_result(appel[\"id\"], resultat)`."),
+    ("Missing parameter 'tool_call_id'", "Votre résultat n'a pas de `tool_call_id` : "
+     "construisez-le avec `tool_result(appel[\"id\"], resultat)`."),
 )
 
 
@@ -89,7 +90,7 @@ class Report:
         rows = "".join(
             f'<li style="margin:4px 0;color:{"#2e7d32" if r.ok else "#c62828"}">'
             f'{"✔" if r.ok else "✘"} <b>{html.escape(r.mission.title)}</b> : '
-            f'<span style="color:#222">{html.escape(text)}</span></li>'
+            f'<span style="color:#222">{code_html(text)}</span></li>'
             for r, text in self.lines())
         return (f'<div class="harness-grader" style="border:1px solid #ccc;border-radius:6px;'
                 f'padding:4px 12px"><ul style="list-style:none;padding-left:0">{rows}</ul>'
@@ -115,15 +116,15 @@ def diagnose(watched: Watched, loop: Loop) -> str | None:
     error, crash = watched.error, watched.crash
     if isinstance(error, ApiError) and error.status == 400:
         hint = next((text for words, text in HINTS if words in error.message), error.explication)
-        return f"Appel {watched.calls} refusé par l'API : « {error.message} ». {hint}"
+        return f"Appel {watched.calls} refusé par l'API : `{error.message}`. {hint}"
     if error is not None:
         return f"Appel {watched.calls} sans réponse : {error.explication}"
     if isinstance(crash, TooManyCalls):
         return (f"Votre boucle a appelé le modèle {watched.calls} fois sans s'arrêter : il lui "
-                "manque la limite de tours (for tour in range(max_tours)).")
+                "manque la limite de tours, `for _ in range(max_tours):`.")
     if isinstance(crash, NoExit):
         return ("Le modèle a donné sa réponse finale (sans tool_calls), et votre boucle le "
-                "rappelle : il manque EXIT, if not reponse.tool_calls: return messages.")
+                "rappelle : il manque EXIT, `if not reponse.tool_calls: return messages`.")
     if crash is not None:
         return f"Votre boucle a levé {type(crash).__name__} : {crash}{_where(crash, loop)}"
     return None
@@ -135,7 +136,7 @@ def _where(crash: Exception, loop: Loop) -> str:
               if f.name == getattr(loop, "__name__", None)]
     if not frames:
         return "."
-    line = f" : {frames[-1].line}" if frames[-1].line else ""
+    line = f" : `{frames[-1].line}`" if frames[-1].line else ""
     return f" (ligne {frames[-1].lineno}{line})."
 
 
@@ -152,7 +153,7 @@ def _answered(watched: Watched, folder: Path) -> str | None:
         return f"La boucle s'arrête sans réponse finale ({run.message})"
     last = run.messages[-1] if run.messages else None
     if not isinstance(last, dict) or last.get("content") != run.message:
-        return ("La réponse finale n'est pas le dernier message de messages[] : RULE 1 vaut "
+        return ("La réponse finale n'est pas le dernier message de `messages[]` : RULE 1 vaut "
                 "aussi pour elle, ajoutez-la avant de sortir par EXIT.")
     return None
 
@@ -181,7 +182,7 @@ def _stopped(watched: Watched, folder: Path) -> str | None:
                 f"{MAX_TURNS}, il en faut {MAX_TURNS}, pas un de plus ni de moins.")
     problems = check_conversation(watched.run.messages)
     if problems:
-        return f"La boucle s'arrête, mais messages[] n'est plus valide : {problems[0]}"
+        return f"La boucle s'arrête, mais `messages[]` n'est plus valide : {problems[0]}"
     return None
 
 

@@ -180,24 +180,25 @@ def send(messages: object, tools: object = None, *, show: bool = True) -> Comple
     Every problem of `messages` is listed, but the answer is the API's: its first one.
     `tools=None` sends the four tools of the example workspace.
     """
+    schemas = tools
     try:
+        schemas = default_tools() if tools is None else tools
         problems = check_conversation(messages)
-        result = problems[0].as_api_error() if problems else _complete(messages, tools)
+        result = problems[0].as_api_error() if problems else _complete(messages, schemas)
     except Exception as err:  # a bug of ours must not become the learner's traceback
         problems, result = [], unexpected(err)
     key = _shared.api_key() if _shared is not None else ""
     if len(key) >= 8 and isinstance(result, HarnessError):  # a provider may quote the key back
         result.hide(key)
     if show:
-        for bundle in outputs(messages, tools, result, problems):
+        for bundle in outputs(messages, schemas, result, problems):
             # Second line of defence: a key quoted anywhere else becomes *** too.
             display({kind: _hide(text, key) for kind, text in bundle.items()}, raw=True)
     return result
 
 
-def _complete(messages: object, tools: object) -> Completion | HarnessError:
+def _complete(messages: object, schemas: object) -> Completion | HarnessError:
     """The model's answer to a conversation check_conversation accepted, or its error."""
-    schemas = default_tools() if tools is None else tools
     refused = tools_error(schemas)
     if refused is not None:
         return refused

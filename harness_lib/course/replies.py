@@ -136,7 +136,7 @@ def _error(error: ApiError) -> str:
 
 
 def _problems(problems: Sequence[Problem]) -> str:
-    if not problems:
+    if len(problems) < 2:  # the one problem is the refusal above: nothing more to list
         return ""
     items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems)
     return (f"<p>Vérifié avant l'envoi : {len(problems)} problème(s) dans messages[]. L'API "

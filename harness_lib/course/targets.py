@@ -76,7 +76,7 @@ class Targets:
     def html(self) -> str:
         rows = "".join(
             f'<li style="color:{"#2e7d32" if i in self.done else "#555"}">'
-            f'{"✔" if i in self.done else "○"} {_code(t.label)}</li>'
+            f'{"✔" if i in self.done else "○"} {code_html(t.label)}</li>'
             for i, t in enumerate(self.targets))
         return (f'<div class="harness-targets" style="border:1px solid #ccc;border-radius:6px;'
                 f'padding:4px 12px;margin:4px 0"><b>Cibles</b><ul style="list-style:none;'
@@ -95,8 +95,8 @@ class Targets:
         return bundle
 
 
-def _code(label: str) -> str:
-    """`code` between backquotes, as in Markdown."""
+def code_html(label: str) -> str:
+    """HTML of a French text whose `code` stands between backquotes, as in Markdown."""
     parts = html.escape(label).split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
