@@ -7,11 +7,16 @@ the only imports of ipywidgets and IPython in the project.
     diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
     player.py, charts.py                       the animated player and its context bar
     playground.py, replies.py                  the mock/real toggle and `send(messages)`
+    conversation.py, listing.py                what send() draws: your messages[], the refusal marked
+    targets.py                                 goals of a ✏️ cell, ticked by themselves
     exercises.py, tool_message.py              questions, predictions, « jouez le harness »
-    approval.py                                a human's yes or no in a notebook
+    approval.py                                a human's yes or no, action by action
+    hand_harness.py                            be the harness for a whole mission, each step checked
+    own_loop.py, logbook.py, grader.py         your own loop, run, watched and graded
     react.py                                   a run read as ReAct (reasoning, action, observation)
     codeview.py                                the harness's source, with its key lines marked
     scenarios.py, data/                        the chapter's missions, incidents, workspaces
+    saved_trace.py                             a saved run (`run --trace`) back in the player
     export.py                                  a diagram as a file (.mmd, or SVG/PNG)
 
 Import the module you need (`from harness_lib.course.player import Player`):
