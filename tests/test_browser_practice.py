@@ -17,21 +17,21 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from test_browser import (  # noqa: F401  (lab and browser are fixtures open_notebook uses)
+import test_browser
+from test_browser import (
     ARTIFACTS,
     IDLE,
     VIEWPORT,
     Notebook,
-    browser,
     failures,
     kernel_errors,
-    lab,
-    open_notebook,
     run_all,
     sync_api,
 )
 
 pytestmark = pytest.mark.browser
+# test_browser.py's fixtures, shared here: one Lab server and one Chromium for this module.
+lab, browser, open_notebook = test_browser.lab, test_browser.browser, test_browser.open_notebook
 
 EDITABLE = "# ✏️"
 # The source of a Mermaid <img>: Lab draws the diagram as an SVG data URL.
@@ -146,4 +146,90 @@ def test_05_approval_shows_and_decides_each_action(open_notebook: Any) -> None:
     sync_api.expect(panel.get_by_role("button", name="Refuser cette action")).to_be_hidden()
     notebook.page.wait_for_function(IDLE)
     shots(notebook, panel, "05-fin")
+    assert kernel_errors(notebook) == []
+
+
+# Each ✏️ cell of 01, 04, 05, 06: the learner's edit changes what the cell shows.
+EDITS = [
+    ("01_deux_tours.ipynb", "mission = ", 'mission = "Lis notes.txt et résume le projet"',
+     "3 appel(s) au modèle"),
+    ("04_boucle_complete.ipynb", "proposes = ", 'proposes = ["read_file", "edit_file"]',
+     "outil inconnu : bash"),
+    ("05_conditions_arret.ipynb", "limites = Limits(max_turns=15",
+     "limites = Limits(max_turns=2, max_tokens=None, max_failures=3, model_timeout=120.0,",
+     "✔ obtenez l'arrêt max_turns"),
+    ("06_react.ipynb", "think = True", "think = False", "dont 0 avec un raisonnement affiché"),
+]
+
+
+@pytest.mark.parametrize(("name", "line", "edited", "seen"), EDITS, ids=[e[0][:2] for e in EDITS])
+def test_an_edit_of_the_pencil_cell_changes_what_it_shows(
+        open_notebook: Any, name: str, line: str, edited: str, seen: str) -> None:
+    notebook = open_notebook(f"notebooks/{name}")
+    cells = run_all(notebook)
+    assert failures(cells, notebook) == []
+    index = cell_index(cells, EDITABLE, line)
+    cell = notebook.cell(index)
+    sync_api.expect(cell).not_to_contain_text(seen)
+    source = next(c["source"] for c in cells if c["index"] == index)
+    old = next(li for li in source.splitlines() if li.startswith(line))
+    type_into(notebook, index, source.replace(old, edited))
+    sync_api.expect(cell).to_contain_text(seen)
+    shots(notebook, cell, f"{name[:2]}-crayon")
+    assert kernel_errors(notebook) == []
+
+
+def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
+        open_notebook: Any) -> None:
+    notebook = open_notebook("notebooks/03_erreur_observation.ipynb")
+    cells = run_all(notebook)
+    assert failures(cells, notebook) == []
+    last = notebook.cell(cell_index(cells, "# ✏️ Tour 3"))
+    sync_api.expect(last).to_contain_text("✔ call_3")
+    sync_api.expect(last).to_contain_text("pas de demande d'outil", ignore_case=True)
+    drawn = svg(last.locator(".jp-RenderedMermaid img"))
+    assert all(f"[{i}] " in drawn for i in range(8)), "les huit messages de votre conversation"
+    first = notebook.cell(cell_index(cells, "# ✏️ Tour 1"))
+    shots(notebook, first, "03-tour-1")
+    # After Run All, the learner forgets RULE 1 at turn 1 and runs the cell again: the turn
+    # starts over from call 1, the checker names what is missing, the API refuses.
+    source = next(c["source"] for c in cells if c["source"].startswith("# ✏️ Tour 1"))
+    rule_1 = next(li for li in source.splitlines() if "messages.append(reponse.message)" in li)
+    index = cell_index(cells, "# ✏️ Tour 1")
+    type_into(notebook, index, source.replace(rule_1 + "\n", ""))
+    sync_api.expect(first).to_contain_text("n'est pas dans messages[]")
+    sync_api.expect(first).to_contain_text("preceeding")
+    sync_api.expect(first).not_to_contain_text("Traceback")
+    shots(notebook, first, "03-sans-regle-1")
+    assert kernel_errors(notebook) == []
+
+
+def test_07_a_saved_trace_opens_in_the_player_or_says_why(open_notebook: Any) -> None:
+    notebook = open_notebook("notebooks/07_dans_le_code.ipynb")
+    cells = run_all(notebook)
+    assert failures(cells, notebook) == []
+    picker = notebook.panel.locator(".harness-trace-picker")
+    path = picker.locator("input[type=text]")
+    path.fill("absente.jsonl")
+    picker.get_by_role("button", name="Ouvrir dans le lecteur").click()
+    sync_api.expect(picker).to_contain_text("absente.jsonl est introuvable")
+    saved = next(c["source"] for c in cells if "ma_trace = Path(" in c["source"])
+    assert saved  # the cell that saved a run with `run --trace`
+    target = notebook.page.evaluate("""() => {
+      const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+      for (let i = 0; i < cells.length; i++) {
+        const text = cells.get(i).outputs ? JSON.stringify(cells.get(i).outputs.toJSON()) : '';
+        const found = text.match(/Trace enregistrée : ([^ ]+\\.jsonl)/);
+        if (found) return found[1];
+      }
+      return null;
+    }""")
+    path.fill(target)
+    picker.get_by_role("button", name="Ouvrir dans le lecteur").click()
+    sync_api.expect(picker.locator(".harness-player")).to_have_count(1)
+    sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 0 / \d+"))
+    picker.locator(".harness-next").click()
+    sync_api.expect(picker.locator(".harness-step")).to_contain_text("étape 1 /")
+    notebook.page.wait_for_function(IDLE)
+    shots(notebook, picker, "07-trace")
     assert kernel_errors(notebook) == []

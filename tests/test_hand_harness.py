@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
-from harness_lib import SYSTEM_PROMPT, ApiError, Completion
+from harness_lib import SYSTEM_PROMPT, ApiError, Completion, HarnessError
 from harness_lib.course.hand_harness import HandHarness
 from harness_lib.course.scenarios import README_TASK
 from harness_lib.messages import system, tool_result, user
@@ -77,6 +78,23 @@ def test_the_api_refusal_is_shown_after_the_checks() -> None:
     assert "HTTP 400" in pages[1]  # then send()'s verdict, diagram and bar
     assert any("text/vnd.mermaid" in o.data for o in shown.outputs)
     assert len(harness.replies) == 1  # a refusal is not a reply
+
+
+def test_a_turn_can_be_played_again() -> None:
+    """turn(n) goes back to just after call n: later calls and tool runs are forgotten."""
+    harness, messages, reply = start()
+    messages.append(reply.message)
+    messages.append(tool_result("call_1", harness.read_file("README.md")))
+    harness.call(messages, show=False)
+    again, first = harness.turn(1)
+    assert again == [system(SYSTEM_PROMPT), user(README_TASK)] and first is reply
+    assert len(harness.replies) == 1 and harness.runs == []
+    assert "n'a pas encore été exécuté" in texts(harness, again + [first.message])[0]
+    again.append("ne touche pas l'historique")
+    assert harness.turn(1)[0] == [system(SYSTEM_PROMPT), user(README_TASK)]
+    with pytest.raises(HarnessError) as early:
+        harness.turn(2)
+    assert "L'appel 2 n'a pas encore eu lieu" in early.value.explication
 
 
 def test_garbage_never_raises() -> None:

@@ -7,7 +7,7 @@ the only imports of ipywidgets and IPython in the project.
     diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
     player.py, charts.py                       the animated player and its context bar
     playground.py, replies.py                  the mock/real toggle and `send(messages)`
-    conversation.py, listing.py                what send() draws: your messages[], the refusal marked
+    conversation.py, listing.py                what send() draws: messages[], the refusal marked
     targets.py                                 goals of a ✏️ cell, ticked by themselves
     exercises.py, tool_message.py              questions, predictions, « jouez le harness »
     approval.py                                a human's yes or no, action by action

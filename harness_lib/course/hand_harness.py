@@ -26,6 +26,7 @@ and what is missing. send() then draws the conversation: the diagram grows with 
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +57,7 @@ class HandHarness:
         self.tools = workspace_tools(self.folder)
         self.replies: list[Completion] = []
         self.runs: list[ToolRun] = []
+        self.sent: list[tuple[list[Any], int]] = []  # each call: messages[] sent, tools run
 
     def call(self, messages: object, show: bool = True) -> Completion | HarnessError:
         """Check messages[], then send it with the tool definitions (never raises)."""
@@ -66,7 +68,22 @@ class HandHarness:
         result = send(messages, [tool.schema() for tool in self.tools], show=show)
         if isinstance(result, Completion):
             self.replies.append(result)
+            self.sent.append((copy.deepcopy(messages), len(self.runs)))
         return result
+
+    def turn(self, n: int) -> tuple[list[Any], Completion]:
+        """Back to just after call `n`: a copy of messages[] as it was sent, and the reply.
+
+        A tour cell starts with it, so that it can be run again and again: what came after
+        call `n` (later calls, tools run since) is forgotten.
+        """
+        if not 1 <= n <= len(self.replies):
+            raise HarnessError(f"turn {n}", explication=f"L'appel {n} n'a pas encore eu lieu "
+                               f"(le modèle a répondu {len(self.replies)} fois) : lancez d'abord "
+                               "les cellules précédentes, dans l'ordre.")
+        messages, runs = self.sent[n - 1]
+        self.replies, self.sent, self.runs = self.replies[:n], self.sent[:n], self.runs[:runs]
+        return copy.deepcopy(messages), self.replies[-1]
 
     def run(self, name: str, **arguments: Any) -> str:
         """Run one tool yourself, as the harness would; its result is text, errors included."""
