@@ -21,6 +21,7 @@ import test_browser
 from test_browser import (
     ARTIFACTS,
     IDLE,
+    SCROLLER,
     VIEWPORT,
     Notebook,
     failures,
@@ -63,17 +64,38 @@ def svg(image: Any) -> str:
 def shots(notebook: Notebook, element: Any, name: str) -> None:
     """The element at 1280 and at 800 px wide: tests/artifacts/practice-NAME-WIDTH.png.
 
-    The window is made taller than the element, so that Lab draws all of it at once.
+    Lab lays out only what is in view: the element is scrolled to the top first, measured,
+    the window made taller than it, and that part of the page photographed.
     """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = notebook.page
+    chrome = page.evaluate(f"() => window.innerHeight - {SCROLLER}.clientHeight")  # menus, bars
     for width in (1280, 800):
-        notebook.page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
-        height = element.bounding_box()["height"]
-        notebook.page.set_viewport_size({"width": width, "height": int(min(height + 400, 8000))})
-        element.scroll_into_view_if_needed()
-        notebook.page.wait_for_function(IDLE)
-        element.screenshot(path=str(ARTIFACTS / f"practice-{name}-{width}.png"))
-    notebook.page.set_viewport_size(VIEWPORT)
+        resize(page, width, VIEWPORT["height"], chrome)
+        to_top(element)
+        height = int(min(element.bounding_box()["height"] + chrome + 100, 8000))
+        resize(page, width, height, chrome)
+        to_top(element)
+        box = element.bounding_box()
+        clip = {"x": box["x"], "y": box["y"], "width": box["width"],
+                "height": min(box["height"], height - box["y"])}
+        page.screenshot(path=str(ARTIFACTS / f"practice-{name}-{width}.png"), clip=clip)
+    resize(page, VIEWPORT["width"], VIEWPORT["height"], chrome)
+
+
+def to_top(element: Any) -> None:
+    """Scroll the element to the top of the notebook, and wait until it is drawn there."""
+    element.evaluate("node => node.scrollIntoView({block: 'start'})")
+    element.page.wait_for_function("() => new Promise(done => requestAnimationFrame("
+                                   "() => requestAnimationFrame(() => done(true))))")
+    element.page.wait_for_function(IDLE)
+
+
+def resize(page: Any, width: int, height: int, chrome: int) -> None:
+    """A new window size, once Lab has laid the notebook out again to fill it."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(f"() => {SCROLLER}.clientHeight >= {height - chrome - 2} && "
+                           f"{SCROLLER}.clientWidth <= {width}")
 
 
 def test_02_breaking_rule_2_marks_the_message_and_ticks_a_target(open_notebook: Any) -> None:

@@ -139,7 +139,7 @@ class HandHarness:
             other = next((r for r in reversed(self.runs) if r.name == name), None)
             wrong = (f" Vous avez exécuté {name}({json.dumps(other.arguments)}), pas ces "
                      "arguments-là." if other else "")
-            return [Feedback(False, call_id, f"{shown} n'a pas encore été exécuté.{wrong} "
+            return [Feedback(False, "outil", f"{shown} n'a pas encore été exécuté.{wrong} "
                              "Exécutez-le, par exemple avec harness.execute(appel).")]
         results = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
         mine = next((m for m in results if m.get("tool_call_id") == call_id), None)
@@ -148,13 +148,13 @@ class HandHarness:
             why = (f"le résultat de {name} porte tool_call_id {stray.get('tool_call_id')!r}, "
                    f"la demande s'appelle {call_id!r}" if stray else "RULE 2 : aucun message "
                    f"tool ne répond à {call_id}")
-            return [Feedback(False, call_id, f"{shown} a été exécuté, mais {why}. Ajoutez "
+            return [Feedback(False, "règle 2", f"{shown} a été exécuté, mais {why}. Ajoutez "
                              f"tool_result({call_id!r}, resultat).")]
         if mine.get("content") != run.result:
-            return [Feedback(False, call_id, f"Le résultat de {call_id} n'est pas ce que {name} "
+            return [Feedback(False, "règle 2", f"Le résultat de {call_id} n'est pas ce que {name} "
                              "a renvoyé : renvoyez-le tel quel, erreur comprise, sans rien "
                              "inventer.")]
-        return [Feedback(True, call_id, f"{shown} exécuté, son résultat ajouté sous {call_id}.")]
+        return [Feedback(True, "règle 2", f"{shown} exécuté, son résultat ajouté sous {call_id}.")]
 
 
 def _rule_1(messages: list[Any], reply: Completion, n: int) -> Feedback:

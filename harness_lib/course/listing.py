@@ -19,6 +19,7 @@ import re
 import reprlib
 
 from .conversation import Mark, shown
+from .diagram import shorten
 from .trace_diagram import message_label
 
 RED = "#c62828"
@@ -47,7 +48,7 @@ def _summary(message: object) -> str:
         label = message_label(message)
     except Exception:  # whatever the learner wrote, the list is still shown
         label = "(illisible)"
-    return " ".join(f"{message.get('role')} · {label}".split())[:110]
+    return shorten(" ".join(f"{message.get('role')} · {label}".split()), 110)
 
 
 def _marked(i: int, message: object, field: str) -> str:

@@ -27,7 +27,7 @@ from .conversation import Mark, context_html, conversation_diagram, locate, merm
 from .diagram import transcript
 from .listing import messages_html
 from .scenarios import example_workspace
-from .trace_diagram import message_label
+from .trace_diagram import count, message_label
 
 # A coloured bar says the kind of answer, and the title says it in words.
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
@@ -98,9 +98,9 @@ def _reply(reply: Completion) -> str:
     parts = []
     if calls:
         rows = "".join(_call_row(call) for call in calls)
-        parts.append(f"<p>Le modèle demande {len(calls)} outil(s). Au harness de les exécuter, "
-                     "puis d'ajouter à messages[] ce message assistant et un message tool par "
-                     "id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
+        parts.append(f"<p>Le modèle demande {count(len(calls), 'outil')}. Au harness de les "
+                     "exécuter, puis d'ajouter à messages[] ce message assistant et un message "
+                     "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
                      f"{rows}</table>")
     content = reply.message.get("content")
     if content:
