@@ -207,7 +207,7 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     cells = run_all(notebook)
     assert failures(cells, notebook) == []
     last = notebook.cell(cell_index(cells, "# ✏️ Tour 3"))
-    sync_api.expect(last).to_contain_text("✔ call_3")
+    sync_api.expect(last).to_contain_text("✔ règle 2 : call_3")
     sync_api.expect(last).to_contain_text("pas de demande d'outil", ignore_case=True)
     drawn = svg(last.locator(".jp-RenderedMermaid img"))
     assert all(f"[{i}] " in drawn for i in range(8)), "les huit messages de votre conversation"
