@@ -1,7 +1,7 @@
 """Command line: replay the chapter's incidents, or run the loop on a mission.
 
 python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
-python -m harness_lib run "Lis README.md et résume le projet" --mock --debug
+python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
 python -m harness_lib diagram deux_tours|FICHIER.mmd|TRACE.jsonl [--step K] [--out FICHIER]
 """
 
@@ -75,6 +75,7 @@ def run_mission(args: argparse.Namespace) -> int:
     if not args.task.strip():
         raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
                            "guillemets ce que l'agent doit faire.")
+    trace_file = _trace_file(args.trace) if args.trace else None
     workspace = (
         Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
     )
@@ -110,7 +111,31 @@ def run_mission(args: argparse.Namespace) -> int:
 
     result = run(args.task, model, tools, limits=limits, approver=cli_approver, on_event=show)
     print(redact(f"\n{result.message}"))
+    if trace_file is not None:
+        save_trace(result.trace, trace_file)
     return 0 if result.reason == "answer" else 1
+
+
+def _trace_file(path: str) -> Path:
+    """Where --trace will write, checked before the run: a mission is not run for nothing."""
+    target = Path(path).expanduser()
+    if not target.parent.is_dir() or target.is_dir():
+        raise HarnessError(path, explication=f"--trace {path} : le dossier "
+                           f"{target.parent} n'existe pas, ou {target.name} est un dossier.")
+    return target
+
+
+def save_trace(trace: Trace, target: Path) -> None:
+    """The run's trace as JSON lines, to replay in the player; a key in it becomes ***."""
+    try:
+        trace.save(target)
+        text = target.read_text(encoding="utf-8")
+        if redact(text) != text:  # a model or a tool quoted the key: never keep it on disk
+            target.write_text(redact(text), encoding="utf-8")
+    except OSError as err:
+        raise HarnessError(str(err), explication=f"impossible d'écrire la trace dans {target} "
+                           f"({err.strerror or err}).") from None
+    print(f"Trace enregistrée : {target} (le notebook 07 la rejoue dans le lecteur)")
 
 
 def _real_model(name: str | None) -> Model:
@@ -139,6 +164,8 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--max-turns", type=positive_int, default=MAX_TURNS,
                          help=f"limite de tours ({MAX_TURNS})")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
+    run_cmd.add_argument("--trace", default=None, metavar="FICHIER.jsonl",
+                         help="enregistrer la trace de l'exécution, pour la rejouer")
     _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d'un diagramme, ou son image"))
     return parser
 

@@ -58,7 +58,7 @@ class Recorder:
 
     def reply(self, reply: Completion) -> None:
         """The assistant message, as it came (tool_calls included), and its cost."""
-        self._add("reply", _label(reply), reply.message,
+        self._add("reply", reply_label(reply), reply.message,
                   {"usage": reply.usage, "finish_reason": reply.finish_reason})
         self._bill(reply)
 
@@ -125,7 +125,7 @@ class Recorder:
                 warnings.warn(f"on_event a échoué : {err!r}", RuntimeWarning, stacklevel=3)
 
 
-def _label(reply: Completion) -> str:
+def reply_label(reply: Completion) -> str:
     """The arrow of a reply: « tool_call read_file("README.md") », or « Réponse finale »."""
     calls = [read_call(call).label for call in reply.tool_calls]
     return "tool_call " + ", ".join(calls) if calls else "Réponse finale"

@@ -8,16 +8,18 @@ from importlib import resources
 
 from harness_lib import MockModel, run, workspace_tools
 from harness_lib.course.approval import (
+    Outcome,
     Pending,
     approval_widget,
     decide,
     outcome_html,
     pending,
     pending_html,
+    replay_with,
     stopped_for_human,
 )
 from harness_lib.course.scenarios import README_TASK, example_workspace
-from harness_lib.messages import tool_call
+from harness_lib.messages import read_call, tool_call
 from harness_lib.policy import Decision
 
 ORIGINAL = (resources.files("harness_lib.course") / "data" / "workspaces" / "prix" / "price.py"
@@ -37,7 +39,7 @@ def test_without_approver_the_run_stops_and_keeps_the_waiting_call() -> None:
     assert "validation humaine nécessaire" in stopped.message
     waiting = pending(stopped)
     assert waiting is not None
-    assert waiting.call["function"]["name"] == "edit_file"
+    assert waiting.call.name == "edit_file"
     assert waiting.decision.verdict == "ask" and "ask" in waiting.decision.reason
 
 
@@ -64,21 +66,55 @@ def test_refuse_leaves_the_workspace_untouched() -> None:
 
 def test_pending_html_shows_every_character_escaped() -> None:
     call = tool_call("call_7", "bash", {"command": "echo <b>\nrm x\x1b[2K"})
-    page = pending_html(Pending(call, Decision("ask", "bash : validation <demandée>")))
+    page = pending_html(Pending(read_call(call), Decision("ask", "bash : validation <demandée>")))
     assert "&lt;b&gt;" in page and "<b>\n" not in page
     assert "echo &lt;b&gt;\nrm x\\x1b[2K" in page  # real line break, escape code written out
     assert "validation &lt;demandée&gt;" in page and "call_7" in page
 
 
 def test_outcome_html_says_what_the_human_chose() -> None:
-    assert "Vous avez refusé" in outcome_html(decide(False))
+    assert "Vos décisions : edit_file refusé." in outcome_html(decide(False))
+    mixed = outcome_html(decide([True, False]))
+    assert "edit_file autorisé, bash refusé" in mixed and "Refusé" in mixed
 
 
-def test_widget_buttons_replay_with_the_answer() -> None:
+def test_each_action_waits_for_its_own_answer() -> None:
+    first = replay_with([])
+    assert isinstance(first, Pending) and first.call.name == "edit_file"
+    second = replay_with([True])
+    assert isinstance(second, Pending) and second.call.name == "bash"
+    assert "unittest" in second.call.text
+    done = replay_with([True, False])
+    assert isinstance(done, Outcome) and done.answers == (True, False)
+    assert REFUSED in done.observations  # bash was refused: the tests never ran
+    assert not any("Ran " in seen for seen in done.observations)
+
+
+def test_a_list_shorter_than_the_actions_refuses_the_rest() -> None:
+    outcome = decide([True])
+    assert outcome.asked == ["edit_file", "bash"] and outcome.answers == (True, False)
+    assert not outcome.approved
+
+
+def test_widget_shows_and_decides_each_action_in_turn() -> None:
     box = approval_widget()
-    header, buttons, result = box.children
-    assert "edit_file" in header.value
-    buttons.children[0].click()
-    assert "Vous avez autorisé" in result.value and "answer" in result.value
+    history, current, buttons, result = box.children
+    yes, no = buttons.children
+    assert "Action 1" in current.value and "edit_file" in current.value
+    assert "bash" not in current.value and result.value == ""
+    yes.click()  # allows edit_file only: bash must now be shown, not run
+    assert "Action 2" in current.value and "bash" in current.value
+    assert "python -m unittest test_price" in current.value
+    assert "✔ autorisé : action 1" in history.value and result.value == ""
+    no.click()
+    assert "✘ refusé : action 2" in history.value and current.value == ""
+    assert "edit_file autorisé, bash refusé" in result.value
+    assert buttons.layout.display == "none"  # nothing left to decide
+
+
+def test_widget_refusing_the_first_action_ends_the_mission() -> None:
+    box = approval_widget()
+    _, current, buttons, result = box.children
     buttons.children[1].click()
-    assert "Vous avez refusé" in result.value and "Refusé" in result.value
+    assert "edit_file refusé" in result.value and "bash" not in result.value
+    assert current.value == ""

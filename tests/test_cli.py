@@ -200,3 +200,24 @@ def test_help_is_in_french():
     done = cli("run", "--help")
     assert done.returncode == 0 and done.stdout.startswith("utilisation : ")
     assert "afficher cette aide et quitter" in done.stdout and "show this help" not in done.stdout
+# `run --trace`: the run saved, to replay it in the player; never the key.
+
+
+def test_run_trace_saves_a_replayable_run_without_the_key(tmp_path):
+    from harness_lib.course.saved_trace import open_trace
+
+    target = tmp_path / "ma_trace.jsonl"
+    done = cli("run", "--mock", "Lis README.md et résume le projet", "--trace", str(target),
+               env={"OPENROUTER_API_KEY": KEY})
+    assert done.returncode == 0, done.stderr
+    assert f"Trace enregistrée : {target}" in done.stdout
+    trace = open_trace(target)
+    assert [e.kind for e in trace.events][-1] == "answer"
+    assert trace.messages[-1]["content"].startswith("Résumé")
+    assert KEY not in target.read_text(encoding="utf-8")
+
+
+def test_run_trace_into_a_missing_folder_stops_before_the_mission(tmp_path):
+    done = cli("run", "--mock", "Bonjour", "--trace", str(tmp_path / "absent" / "t.jsonl"))
+    assert done.returncode == 2 and done.stderr.startswith("Erreur : --trace")
+    assert "n'existe pas" in done.stderr and "Espace de travail" not in done.stdout

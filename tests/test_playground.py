@@ -202,7 +202,8 @@ def test_key_never_shown_in_repr_state_render_or_output(shell: InteractiveShell)
              captured.stdout, json.dumps([o.data for o in captured.outputs])]
     shown += [json.dumps(w.get_state(), default=str) for w in all_widgets(pg.widget)]
     assert all(SECRET not in text for text in shown)
-    assert len(captured.outputs) == 3  # the toggle and the two answers were displayed
+    # The toggle, then for each answer: its verdict, the conversation's diagram, the context bar.
+    assert len(captured.outputs) == 1 + 2 * 3
 
 
 # --- send(): the API's answers ---

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness_lib import check_conversation
-from harness_lib.course.scenarios import INCIDENTS, example_workspace, replay
+from harness_lib import ApiError, MockModel, check_conversation, workspace_tools
+from harness_lib.course.own_loop import watch, without
+from harness_lib.course.scenarios import INCIDENTS, README_TASK, example_workspace, replay
 
 
 def test_the_five_incidents_exist():
@@ -31,7 +32,7 @@ def test_missing_call_is_refused_with_the_api_text():
     assert "must be a response to a preceeding message with 'tool_calls'" in incident.error.message
     assert "tool_calls" in incident.missing and "harness" in incident.who
     reply = next(e for e in incident.run.trace.events if e.kind == "reply")
-    assert reply.message is None and "jamais ajouté" in reply.text
+    assert reply.message is None and "jamais ajouté" in reply.text.lower()
 
 
 def test_missing_result_is_refused_with_the_api_text():
@@ -39,6 +40,25 @@ def test_missing_result_is_refused_with_the_api_text():
     assert [m["role"] for m in incident.run.messages] == ["system", "user", "assistant"]
     assert "did not have response messages: call_1" in incident.error.message
     assert incident.run.trace.events[-1].kind == "stop"
+
+
+@pytest.mark.parametrize("name, rule", [("missing-call", "RULE 1"), ("missing-result", "RULE 2")])
+def test_broken_incidents_are_hand_written_loops_run_for_real(name, rule):
+    """The refusal is the one the mock gave to the messages that loop really sent."""
+    incident = replay(name)
+    with pytest.raises(ApiError) as refused:
+        MockModel().complete(incident.run.messages, incident.run.trace.tools)
+    assert refused.value.message == incident.error.message
+    again = watch(without(rule), README_TASK, workspace_tools(example_workspace("mini")))
+    assert [e.text for e in again.run.trace.events] == [e.text for e in incident.run.trace.events]
+    kinds = [e.kind for e in incident.run.trace.events]
+    assert kinds == ["task", "request", "reply", "tool_call", "tool_result", "request", "stop"]
+
+
+def test_missing_result_keeps_the_tool_run_that_was_never_appended():
+    result = next(e for e in replay("missing-result").run.trace.events if e.kind == "tool_result")
+    assert result.message is None and result.text.startswith("Jamais ajouté à messages[]")
+    assert "Mini harness" in result.text
 
 
 def test_tool_error_recovers():

@@ -10,12 +10,17 @@ the only imports of ipywidgets and IPython in the project.
     hub.py, narration.py                       the hub view; what each step says
     charts.py                                  the context bar, the bill, a player's static copy
     playground.py, replies.py                  the mock/real toggle and `send(messages)`
+    conversation.py, listing.py                what send() draws: messages[], the refusal marked
+    targets.py                                 goals of a ✏️ cell, ticked by themselves
     exercises.py, tool_message.py              question widgets, « jouez le rôle du harness »
     answers.py, french.py, questions.py        grading without widgets, the question bank
-    approval.py                                a human's yes or no in a notebook
+    approval.py                                a human's yes or no, action by action
+    hand_harness.py                            be the harness for a whole mission, each step checked
+    own_loop.py, logbook.py, grader.py         your own loop, run, watched and graded
     react.py                                   a run read as ReAct (reasoning, action, observation)
     codeview.py                                the harness's source, with its key lines marked
     scenarios.py, data/                        the chapter's missions, incidents, workspaces
+    saved_trace.py                             a saved run (`run --trace`) back in the player
     export.py                                  a diagram as a file (.mmd, or SVG/PNG)
 
 Import the module you need (`from harness_lib.course.player import Player`):

@@ -1,23 +1,29 @@
-"""Human validation: the run stops and asks, then a click replays it with the answer.
+"""Human validation: the run stops and asks, then each click replays it with the answers.
 
 With `STRICT_POLICY`, edit_file and bash need a human's yes. With no approver,
 the loop cannot ask anyone: it stops with reason "human" and keeps, in its
 trace, the call that was waiting. A notebook cell runs to its end before any
 click is handled, so it cannot pause mid-run; the widget below therefore
-replays the whole mission, this time with an approver that says yes (or no).
-MockModel is deterministic: the replay follows the same path up to that call.
+replays the whole mission with the answers given so far. MockModel is
+deterministic: the replay follows the same path up to the next call that asks,
+which the widget shows in full before you decide it. One click decides one action.
 
->>> outcome = decide(True)
->>> outcome.run.reason, outcome.asked
-('answer', ['edit_file', 'bash'])
->>> refused = decide(False)
->>> refused.observations[1]
+>>> first = replay_with([])  # nobody has answered yet: the first action waits
+>>> first.call.name
+'edit_file'
+>>> replay_with([True]).call.name  # yes to edit_file: now bash asks
+'bash'
+>>> done = replay_with([True, False])
+>>> done.run.reason, done.asked, done.answers
+('answer', ['edit_file', 'bash'], (True, False))
+>>> decide(False).observations[1]  # one answer for every action: no to all
 "Refusé : la personne n'a pas autorisé cette action."
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +42,7 @@ from .scenarios import PRICE_TASK, example_workspace
 class Pending:
     """The tool call that waited for a human, and the policy's reason for asking."""
 
-    call: dict[str, Any]
+    call: ToolCall
     decision: Decision
 
 
@@ -44,11 +50,12 @@ class Pending:
 class Outcome:
     """What a replay with a human's answer gave."""
 
-    approved: bool
+    approved: bool  # every action was allowed
     run: Run
     workspace: Path
     asked: list[str]  # the tools a human was asked about, in order
     observations: list[str]  # every tool result the model received
+    answers: tuple[bool, ...] = ()  # the human's answer to each of `asked`
 
 
 def stopped_for_human(task: str = PRICE_TASK, workspace: str = "prix",
@@ -67,22 +74,53 @@ def pending(done: Run) -> Pending | None:
     calls = [c for e in done.trace.events if e.kind == "reply" and e.message
              for c in e.message.get("tool_calls") or []]
     call = next(c for c in calls if c.get("id") == asked.data.get("id"))
-    return Pending(call, Decision("ask", str(asked.data.get("reason"))))
+    return Pending(read_call(call), Decision("ask", str(asked.data.get("reason"))))
 
 
-def decide(approve: bool, task: str = PRICE_TASK, workspace: str = "prix",
+class _Waiting(Exception):
+    """Raised by the approver when the answers run out: the run stops at that action."""
+
+    def __init__(self, waiting: Pending) -> None:
+        super().__init__("validation humaine attendue")
+        self.waiting = waiting
+
+
+def replay_with(answers: Sequence[bool], task: str = PRICE_TASK, workspace: str = "prix",
+                policy: Policy = STRICT_POLICY, model: Model | None = None) -> Outcome | Pending:
+    """Replay the mission on a fresh workspace with `answers`, one per action asked, in order.
+
+    Returns the outcome, or the next action to decide when the answers run out before the end.
+    """
+    try:
+        return _replay(list(answers), None, task, workspace, policy, model)
+    except _Waiting as stopped:
+        return stopped.waiting
+
+
+def decide(approve: bool | Sequence[bool], task: str = PRICE_TASK, workspace: str = "prix",
            policy: Policy = STRICT_POLICY, model: Model | None = None) -> Outcome:
-    """Replay the mission on a fresh workspace; the human answers `approve` to every ask."""
-    folder, asked = example_workspace(workspace), []
+    """Replay to the end: `approve` answers every action (a bool), or each one in order (a
+    list; an action beyond the list is refused, since nobody said yes)."""
+    answers = [] if isinstance(approve, bool) else list(approve)
+    default = approve if isinstance(approve, bool) else False
+    return _replay(answers, default, task, workspace, policy, model)
+
+
+def _replay(answers: list[bool], default: bool | None, task: str, workspace: str,
+            policy: Policy, model: Model | None) -> Outcome:
+    folder, asked, given = example_workspace(workspace), [], []
 
     def human(call: ToolCall, decision: Decision) -> bool:
+        if len(given) == len(answers) and default is None:
+            raise _Waiting(Pending(call, decision))  # nobody has decided this one yet
         asked.append(str(call.name))
-        return approve
+        given.append(answers[len(given)] if len(given) < len(answers) else bool(default))
+        return given[-1]
 
     done = run(task, model or MockModel(), workspace_tools(folder), policy=policy, approver=human)
     seen = [str(e.message.get("content")) for e in done.trace.events
             if e.kind == "tool_result" and e.message]
-    return Outcome(approve, done, folder, asked, seen)
+    return Outcome(all(given), done, folder, asked, seen, tuple(given))
 
 
 BOX = "border:1px solid #ccc;border-radius:6px;padding:8px 12px;margin:4px 0"
@@ -93,29 +131,47 @@ def visible(text: str) -> str:
     return "".join(c if c in "\n\t" or c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def pending_html(waiting: Pending) -> str:
-    """The call waiting for a yes: tool, each argument in full, and the policy's reason."""
-    call = read_call(waiting.call)
+def pending_html(waiting: Pending, number: int = 1) -> str:
+    """Action `number`, waiting for a yes: tool, each argument in full, the policy's reason."""
+    call = waiting.call
     # Unreadable arguments are shown raw, never hidden.
     arguments = call.arguments if call.arguments is not None else {"(illisible)": call.text}
     shown = "".join(f"<b>{html.escape(str(k))}</b>"
                     f'<pre style="margin:2px 0 6px 0">{html.escape(visible(str(v)))}</pre>'
                     for k, v in arguments.items())
-    return (f'<div style="{BOX};background:#fff8e1"><b>Validation humaine nécessaire</b><br>'
-            f"L'agent veut appeler <code>{html.escape(str(call.name))}</code> "
+    return (f'<div style="{BOX};background:#fff8e1"><b>Action {number} : validation humaine '
+            f"nécessaire</b><br>L'agent veut appeler "
+            f"<code>{html.escape(str(call.name))}</code> "
             f"({html.escape(call.id)}) avec :<br>{shown}"
             f"Raison de la politique : {html.escape(waiting.decision.reason)}</div>")
 
 
+def decided_html(decided: Sequence[tuple[Pending, bool]]) -> str:
+    """The actions already decided, one line each: what, and your answer."""
+    rows = "".join(f"<li>{'✔ autorisé' if yes else '✘ refusé'} : action {i} "
+                   f"<code>{html.escape(_one_line(_call_text(waiting.call), 100))}</code></li>"
+                   for i, (waiting, yes) in enumerate(decided, start=1))
+    return f"<ul style=\"margin:2px 0\">{rows}</ul>" if rows else ""
+
+
+def _call_text(call: ToolCall) -> str:
+    return f"{call.name}({visible(call.text)})"
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    return shorten(one_line(" ".join(text.split())), limit)
+
+
 def outcome_html(outcome: Outcome) -> str:
     """How the replay ended, with the observations: they say what really happened."""
-    verdict = "autorisé" if outcome.approved else "refusé"
-    items = "".join(f"<li><code>{html.escape(shorten(one_line(o), 120))}</code></li>"
+    answers = ", ".join(f"{name} {'autorisé' if yes else 'refusé'}"
+                        for name, yes in zip(outcome.asked, outcome.answers, strict=True))
+    items = "".join(f"<li><code>{html.escape(_one_line(o))}</code></li>"
                     for o in outcome.observations)
+    answers = answers or "aucune"
     colour = "#e8f5e9" if outcome.approved else "#ffebee"
-    return (f'<div style="{BOX};background:{colour}"><b>Vous avez {verdict}.</b> '
-            f"Fin : <code>{html.escape(outcome.run.reason)}</code><br>"
-            f"Demandes soumises à validation : {html.escape(', '.join(outcome.asked) or 'aucune')}"
+    return (f'<div style="{BOX};background:{colour}"><b>Vos décisions : '
+            f"{html.escape(answers)}.</b> Fin : <code>{html.escape(outcome.run.reason)}</code>"
             f"<br>Observations reçues par le modèle :<ul>{items}</ul>"
             "Message de fin (la réponse du modèle, ou la raison de l'arrêt) :"
             f'<pre style="white-space:pre-wrap;margin:0">{html.escape(outcome.run.message)}</pre>'
@@ -124,20 +180,37 @@ def outcome_html(outcome: Outcome) -> str:
 
 def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
                     policy: Policy = STRICT_POLICY) -> Any:
-    """Autoriser / Refuser buttons under the call that stopped the run; a click replays it."""
+    """Each action that needs a yes, shown in full with its own Autoriser / Refuser buttons.
+
+    A click decides that action only; the mission is replayed with the answers so far, up
+    to the next action that asks (shown in turn), or to its end.
+    """
     import ipywidgets as widgets  # only here: the rest of the module works without widgets
 
-    waiting = pending(stopped_for_human(task, workspace, policy))
-    if waiting is None:
+    waiting = replay_with([], task, workspace, policy)
+    if not isinstance(waiting, Pending):
         return widgets.HTML("Aucune action n'attend de validation : la mission va à son terme.")
-    yes = widgets.Button(description="Autoriser", button_style="success", icon="check")
-    no = widgets.Button(description="Refuser", button_style="danger", icon="times")
-    result = widgets.HTML()
+    decided: list[tuple[Pending, bool]] = []
+    history, current, result = widgets.HTML(), widgets.HTML(pending_html(waiting)), widgets.HTML()
+    yes = widgets.Button(description="Autoriser cette action", button_style="success",
+                         icon="check", layout=widgets.Layout(width="auto"))
+    no = widgets.Button(description="Refuser cette action", button_style="danger",
+                        icon="times", layout=widgets.Layout(width="auto"))
+    buttons = widgets.HBox([yes, no])
 
     def answer(approve: bool) -> None:
-        result.value = "<i>Nouvelle exécution de la mission…</i>"
-        result.value = outcome_html(decide(approve, task, workspace, policy))
+        nonlocal waiting
+        decided.append((waiting, approve))
+        history.value = decided_html(decided)
+        found = replay_with([a for _, a in decided], task, workspace, policy)
+        if isinstance(found, Pending):  # the next action, shown before anyone decides it
+            waiting, current.value = found, pending_html(found, len(decided) + 1)
+            return
+        current.value, buttons.layout.display = "", "none"
+        result.value = outcome_html(found)
 
     yes.on_click(lambda _: answer(True))
     no.on_click(lambda _: answer(False))
-    return widgets.VBox([widgets.HTML(pending_html(waiting)), widgets.HBox([yes, no]), result])
+    box = widgets.VBox([history, current, buttons, result])
+    box.add_class("harness-approval")
+    return box

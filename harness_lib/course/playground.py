@@ -3,7 +3,9 @@
 Each notebook starts with `toggle()`: one switch, shared by the whole kernel, between
 the offline MockModel (the default) and a real model on OpenRouter. `send(messages)`
 asks the chosen model for its next message and never raises: a conversation the API
-would refuse comes back as the API's own error, displayed and returned.
+would refuse comes back as the API's own error, displayed and returned. What it shows:
+the verdict, the conversation as a sequence diagram (the refused message framed in
+red), and the context bar of what the model receives.
 
 >>> from harness_lib.messages import user
 >>> reply = send([user("Lis README.md et résume le projet")], show=False)
@@ -25,13 +27,15 @@ from typing import Any, cast
 import ipywidgets as w
 import traitlets
 from IPython import get_ipython
-from IPython.display import HTML, display
+from IPython.display import display
 
 from ..errors import HarnessError, MissingKey
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message, check_conversation
 from ..models import DEFAULT_MODEL, Completion, MockModel, Model
-from .replies import default_tools, render, tools_error, unexpected
+from .replies import default_tools, outputs, render, tools_error, unexpected
+
+__all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render: for tests
 
 MOCK, REAL = "mock", "real"
 LABELS = [("Modèle simulé (hors ligne)", MOCK), ("Vrai modèle (OpenRouter)", REAL)]
@@ -178,23 +182,25 @@ def send(messages: object, tools: object = None, *, show: bool = True) -> Comple
     Every problem of `messages` is listed, but the answer is the API's: its first one.
     `tools=None` sends the four tools of the example workspace.
     """
+    schemas = tools
     try:
+        schemas = default_tools() if tools is None else tools
         problems = check_conversation(messages)
-        result = problems[0].as_api_error() if problems else _complete(messages, tools)
+        result = problems[0].as_api_error() if problems else _complete(messages, schemas)
     except Exception as err:  # a bug of ours must not become the learner's traceback
         problems, result = [], unexpected(err)
     key = _shared.api_key() if _shared is not None else ""
-    page = render(result, problems)
     if len(key) >= 8 and isinstance(result, HarnessError):  # a provider may quote the key back
-        page = _redact(result, key, page)
+        result.hide(key)
     if show:
-        display(HTML(page))
+        for bundle in outputs(messages, schemas, result, problems):
+            # Second line of defence: a key quoted anywhere else becomes *** too.
+            display({kind: _hide(text, key) for kind, text in bundle.items()}, raw=True)
     return result
 
 
-def _complete(messages: object, tools: object) -> Completion | HarnessError:
+def _complete(messages: object, schemas: object) -> Completion | HarnessError:
     """The model's answer to a conversation check_conversation accepted, or its error."""
-    schemas = default_tools() if tools is None else tools
     refused = tools_error(schemas)
     if refused is not None:
         return refused
@@ -207,8 +213,6 @@ def _complete(messages: object, tools: object) -> Completion | HarnessError:
         return unexpected(err)
 
 
-def _redact(error: HarnessError, key: str, page: str) -> str:
-    """Hide the key in the returned error and in its HTML."""
-    error.hide(key)
-    return page.replace(key, "***")
+def _hide(text: str, key: str) -> str:
+    return text.replace(key, "***") if len(key) >= 8 else text
 

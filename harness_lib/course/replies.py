@@ -23,19 +23,70 @@ from ..messages import Problem, read_call
 from ..models import Completion
 from ..rules import got
 from ..tools import workspace_tools
+from . import charts
+from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
+from .diagram import transcript
+from .listing import messages_html
 from .scenarios import example_workspace
+from .trace_diagram import count, message_label
 
 # A coloured bar says the kind of answer, and the title says it in words.
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
 
 
-def render(result: object, problems: Sequence[Problem] = ()) -> str:
-    """HTML for a reply (tool calls or text) or an error (status, provider text, explication)."""
+def outputs(messages: object, tools: object, result: object,
+            problems: Sequence[Problem] = ()) -> list[dict[str, str]]:
+    """What send() displays, as MIME bundles: the verdict, then (for a list of messages) the
+    conversation as a sequence diagram and the context bar of what the model receives."""
+    mark = locate(problems, result)
+    shown_first = {"text/html": render(result, problems, messages, mark),
+                   "text/plain": _plain(result)}
+    if not isinstance(messages, (list, tuple)):
+        return [shown_first]
+    try:
+        refused = isinstance(result, HarnessError)
+        diagram = conversation_diagram(messages, tools, _outcome(result), refused,
+                                       mark.index if mark else None)
+        text = mermaid_text(diagram, mark)
+        drawn = {"text/vnd.mermaid": text, "text/markdown": charts.mermaid_fence(text),
+                 "text/plain": transcript(diagram)}
+        bar = f"<p>Ce que le modèle reçoit :</p>{context_html(diagram)}"
+        return [shown_first, drawn, {"text/html": bar, "text/plain": "Contexte envoyé"}]
+    except Exception:  # the verdict matters most: a drawing that fails is left out
+        return [shown_first]
+
+
+def _outcome(result: object) -> str:
+    """The last arrow's label: the reply, the refusal, or why no answer came."""
+    if isinstance(result, Completion):
+        return "Réponse : " + message_label(result.message)
+    if isinstance(result, ApiError):
+        return str(result)
+    if isinstance(result, HarnessError):
+        return f"Appel impossible : {result.message}"
+    return "?"
+
+
+def _plain(result: object) -> str:
+    """The verdict in one line, for viewers without HTML."""
+    if isinstance(result, HarnessError):
+        return f"{result} — {result.explication}"
+    return _outcome(result)
+
+
+def render(result: object, problems: Sequence[Problem] = (), messages: object = None,
+           mark: Mark | None = None) -> str:
+    """HTML for a reply (tool calls or text) or an error (status, provider text, explication).
+
+    With `messages` and the `mark` of a refusal, the list follows, the refused message in red.
+    """
     try:
         if isinstance(result, Completion):
             return _box("reply", "Réponse du modèle", _reply(result))
         if isinstance(result, ApiError):
-            return _box("refused", _error_title(result), _error(result) + _problems(problems))
+            listed = messages_html(messages, mark) if mark is not None else ""
+            return _box("refused", _error_title(result),
+                        _error(result) + listed + _problems(problems))
         if isinstance(result, HarnessError):
             return _box("failed", "Appel impossible", f"<p>{_esc(result.explication)}</p>")
         return _box("other", "Résultat inattendu", f"<code>{_esc(repr(result))}</code>")
@@ -48,9 +99,9 @@ def _reply(reply: Completion) -> str:
     parts = []
     if calls:
         rows = "".join(_call_row(call) for call in calls)
-        parts.append(f"<p>Le modèle demande {len(calls)} outil(s). Au harness de les exécuter, "
-                     "puis d'ajouter à messages[] ce message assistant et un message tool par "
-                     "id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
+        parts.append(f"<p>Le modèle demande {count(len(calls), 'outil')}. Au harness de les "
+                     "exécuter, puis d'ajouter à messages[] ce message assistant et un message "
+                     "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
                      f"{rows}</table>")
     content = reply.message.get("content")
     if content:
@@ -86,7 +137,7 @@ def _error(error: ApiError) -> str:
 
 
 def _problems(problems: Sequence[Problem]) -> str:
-    if not problems:
+    if len(problems) < 2:  # the one problem is the refusal above: nothing more to list
         return ""
     items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems)
     return (f"<p>Vérifié avant l'envoi : {len(problems)} problème(s) dans messages[]. L'API "

@@ -1,9 +1,10 @@
 """The chapter's five replayable incidents, and the example workspaces they use.
 
-Each incident is a real run of the loop with `MockModel`, offline. Two of them
-(`missing-call`, `missing-result`) imitate a harness with a bug: it forgets to
-append one message, and the next call is refused by the API exactly as a real
-provider would refuse it.
+Each incident is a real run with `MockModel`, offline. Three run the harness's
+loop (`loop.run`). The two others (`missing-call`, `missing-result`) run a loop
+written by hand, `own_loop.reference_loop`, with its RULE 1 or RULE 2 line
+deleted: it forgets to append one message, and the next call gets the API's
+refusal, from that very run.
 
 >>> incident = replay("missing-result")
 >>> incident.run.reason, incident.error.status
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -22,9 +23,9 @@ from ..errors import ApiError
 from ..limits import Limits
 from ..loop import run
 from ..models import MockModel
-from ..tokens import ledger
 from ..tools import workspace_tools
-from ..trace import Run, Trace
+from ..trace import Run
+from .own_loop import watch, without
 
 README_TASK = "Lis README.md et résume le projet"
 PRICE_TASK = "Corrige formatPrice pour les montants négatifs"
@@ -98,63 +99,25 @@ def _max_turns() -> Incident:
     )
 
 
-def _missing(kind: str, missing: str, title: str) -> Incident:
-    """Replay the normal run, but 'forget' the first message of `kind` (reply or tool_result)."""
-    model, tools = MockModel(), workspace_tools(example_workspace("mini"))
-    normal = run(README_TASK, model, tools)
-    events = normal.trace.events
-    first_result = next(i for i, e in enumerate(events) if e.kind == "tool_result")
-    forgotten = next(i for i, e in enumerate(events) if e.kind == kind)
-    trace = Trace(
-        system=normal.trace.system, tools_tokens=normal.trace.tools_tokens, tools=normal.trace.tools
-    )
-    for i, event in enumerate(events[: first_result + 1]):
-        if i == forgotten:  # the bug: the arrow happened, but nothing was appended
-            event = replace(event, message=None, text=f"{event.text} (jamais ajouté à messages[])")
-        trace.add(event)
-        event.ledger = ledger(trace.messages, trace.tools)
-    messages = trace.messages
-    trace.add(replace(events[first_result + 1], ledger=ledger(messages, trace.tools)))
-    try:
-        model.complete(messages, trace.tools)
-        raise AssertionError("the mock accepted a broken conversation")
-    except ApiError as err:
-        text = f"Arrêt : l'API refuse l'appel ({err})."
-        trace.add(
-            replace(
-                events[-1],
-                kind="stop",
-                text=text,
-                data={"reason": "api_error"},
-                message=None,
-                ledger=ledger(messages, trace.tools),
-            )
-        )
-        who = (
-            "le harness, juste après la réponse du modèle"
-            if kind == "reply"
-            else "le harness, juste après avoir exécuté l'outil"
-        )
-        return Incident(
-            f"missing-{'call' if kind == 'reply' else 'result'}",
-            title,
-            missing,
-            who,
-            Run(messages, trace, "api_error", text),
-            err,
-        )
+def _broken(rule: str, name: str, title: str, missing: str, who: str) -> Incident:
+    """A loop written by hand, its line `rule` deleted, run for real against the mock.
+
+    The API's refusal in the incident is the one that run got: nothing is edited afterwards.
+    """
+    watched = watch(without(rule), README_TASK, workspace_tools(example_workspace("mini")))
+    error = watched.error if isinstance(watched.error, ApiError) else None
+    return Incident(name, title, missing, who, watched.run, error)
 
 
 INCIDENTS = {
     "normal": _normal,
-    "missing-call": lambda: _missing(
-        "reply",
+    "missing-call": lambda: _broken(
+        "RULE 1", "missing-call", "Résultat sans demande enregistrée",
         "le message assistant qui porte tool_calls (call_1)",
-        "Résultat sans demande enregistrée",
-    ),
-    "missing-result": lambda: _missing(
-        "tool_result", "le message tool qui répond à call_1", "Demande sans résultat"
-    ),
+        "le harness, juste après la réponse du modèle"),
+    "missing-result": lambda: _broken(
+        "RULE 2", "missing-result", "Demande sans résultat",
+        "le message tool qui répond à call_1", "le harness, juste après avoir exécuté l'outil"),
     "tool-error": _tool_error,
     "max-turns": _max_turns,
 }

@@ -1,0 +1,173 @@
+"""send() shows the effect: the conversation drawn, the refused message and field marked."""
+
+from __future__ import annotations
+
+import copy
+import html
+from typing import Any
+
+import httpx
+import pytest
+from conversations import chapter
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness_lib.course import playground
+from harness_lib.course.conversation import (
+    FIRST,
+    LABEL,
+    LAST,
+    Mark,
+    conversation_diagram,
+    locate,
+    mermaid_text,
+    sent_context,
+)
+from harness_lib.course.listing import messages_html
+from harness_lib.course.mermaid import parse
+from harness_lib.course.playground import Playground, send, toggle
+from harness_lib.course.replies import default_tools, outputs
+from harness_lib.errors import ApiError
+from harness_lib.messages import check_conversation
+from harness_lib.tokens import ledger
+
+
+def asked() -> list[dict[str, Any]]:
+    """The chapter's conversation at its second call: the request and its result."""
+    return chapter()[:4]
+
+
+def shown(messages: object, tools: object = None) -> tuple[str, str, str]:
+    """(verdict HTML, Mermaid text, context bar HTML) as send() displays them."""
+    result = send(messages, tools, show=False)
+    schemas = default_tools() if tools is None else tools
+    verdict, drawn, bar = outputs(messages, schemas, result, check_conversation(messages))
+    return verdict["text/html"], drawn["text/vnd.mermaid"], bar["text/html"]
+
+
+def test_an_accepted_conversation_is_drawn_with_the_reply() -> None:
+    verdict, mermaid, bar = shown(asked())
+    assert "Réponse du modèle" in verdict
+    diagram = parse(mermaid)
+    texts = [s.text for s in diagram.steps]
+    assert texts[:4] == ["[0] system : Tu es un agent. Tu peux utiliser des outils…",
+                         "[1] user : Lis README.md et résume le projet",
+                         '[2] assistant : tool_call call_1 : read_file("README.md")',
+                         "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un…"]
+    assert all(len(text) <= LABEL for text in texts)  # short labels: a narrow diagram
+    assert texts[4] == "Appel : 4 messages + 4 outils" and texts[5].startswith("Réponse : ")
+    assert "rect" not in mermaid and "autonumber" not in mermaid  # nothing refused, [i] numbers
+    assert "Ce que le modèle reçoit" in bar and "tools" in bar
+
+
+def test_the_bar_is_what_the_model_receives_tools_included() -> None:
+    tools = default_tools()
+    diagram = conversation_diagram(asked(), tools, "Réponse : …")
+    totals: dict[str, int] = {}
+    for entry in sent_context(diagram):
+        totals[entry.role] = totals.get(entry.role, 0) + entry.tokens
+    assert totals == ledger(asked(), tools)
+
+
+@pytest.mark.parametrize(("edit", "index", "field", "provider"), [
+    (lambda m: m[3].update(tool_call_id="call_9"), 3, "tool_call_id", "'call_9' not found"),
+    (lambda m: m.pop(3), 2, "role", "did not have response messages: call_1"),
+    (lambda m: m.pop(2), 2, "role", "preceeding message"),
+    (lambda m: m[3].pop("tool_call_id"), 3, "tool_call_id", "Missing parameter 'tool_call_id'"),
+    (lambda m: m[1].update(role="robot"), 1, "role", "Invalid value: 'robot'"),
+])
+def test_a_refusal_marks_the_message_and_field_in_the_diagram_and_the_list(
+        edit: Any, index: int, field: str, provider: str) -> None:
+    messages = asked()
+    edit(messages)
+    verdict, mermaid, _ = shown(messages)
+    assert html.escape(provider) in verdict and "HTTP 400" in verdict
+    # The diagram: the refused message framed in red, a note naming the field, a crossed arrow.
+    framed = mermaid.split("rect rgba(229, 57, 53, 0.18)")[1].split("  end")[0]
+    assert f": [{index}] " in framed and f"✘ messages[{index}].{field}" in framed
+    assert "--xH: HTTP 400" in mermaid
+    assert [s.text for s in parse(mermaid).steps][-1].startswith("HTTP 400 : ")
+    # The list: the same message, written out, its field highlighted (or said missing).
+    assert f"[{index}] ✘ <b>messages[{index}].{field}</b>" in verdict
+    highlighted = verdict.split("<mark")[1].split("</mark>")[0]
+    assert html.escape(f'"{field}":') in highlighted or f'il manque "{field}"' in highlighted
+
+
+def test_the_note_says_why_in_short() -> None:
+    _, mermaid, _ = shown(asked()[:3])
+    assert "✘ messages[2].role : une demande sans résultat" in mermaid
+    _, mermaid, _ = shown(asked()[:2] + asked()[3:])
+    assert "✘ messages[2].role : un résultat sans demande" in mermaid
+
+
+def test_a_refusal_from_a_real_provider_is_located_from_its_param() -> None:
+    """Real mode: our checks pass, the provider refuses and names the field in `param`."""
+    body = {"error": {"message": "Invalid 'messages[1].content': too long.",
+                      "param": "messages[1].content", "code": "string_above_max_length"}}
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(400, json=body)
+
+    pg = Playground(transport=httpx.MockTransport(handle))
+    pg.choice.value = "real"
+    pg.key.value = "sk-or-v1-0123456789abcdef"
+    toggle(pg)
+    try:
+        messages = asked()
+        result = send(messages, show=False)
+        assert isinstance(result, ApiError) and check_conversation(messages) == []
+        assert locate([], result) == Mark(1, "content")
+        verdict, drawn, _ = outputs(messages, default_tools(), result)
+        assert "✘ messages[1].content" in drawn["text/vnd.mermaid"]
+        assert "messages[1].content</b>" in verdict["text/html"]
+    finally:
+        playground._shared = None
+
+
+def test_a_long_conversation_draws_its_ends_and_the_refused_message() -> None:
+    messages = [{"role": "user", "content": f"message {i}"} for i in range(5000)]
+    messages[2500] = {"role": "tool", "content": "?"}
+    verdict, mermaid, _ = shown(messages)
+    steps = parse(mermaid).steps
+    assert len(steps) <= FIRST + LAST + 1 + 2 * 1 + 2  # ends, the refused one, gaps, call
+    assert any(s.text.startswith("[2500] tool") for s in steps)
+    assert "[4999] user" in mermaid and "messages non dessinés" in mermaid
+    assert "[2500] ✘" in verdict and verdict.count("<div>[") <= FIRST + LAST
+
+
+class Strange:
+    def __repr__(self) -> str:
+        raise RuntimeError("pas de repr")
+
+
+garbage = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6)
+                       | st.builds(Strange) | st.just(b"\x00"),
+                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                           st.sampled_from(["role", "content", "tool_calls", "tool_call_id",
+                                            "function", "id"]), inner, max_size=4),
+                       max_leaves=10)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(garbage, max_size=6) | garbage)
+def test_any_cell_shows_a_verdict_and_never_raises(messages: object) -> None:
+    result = send(messages, show=False)
+    bundles = outputs(copy.copy(messages), default_tools(), result,
+                      check_conversation(messages))
+    assert bundles[0]["text/html"].startswith("<div")
+    if isinstance(messages, list):  # a list is always drawn, whatever it holds
+        assert len(bundles) == 3 and bundles[1]["text/vnd.mermaid"].startswith("sequenceDiagram")
+
+
+def test_mermaid_labels_that_could_break_the_diagram_are_escaped() -> None:
+    messages = [{"role": "user", "content": "a ; b # c <script> %% ctx: tool 9 x\nd"}]
+    mermaid = mermaid_text(conversation_diagram(messages, [], "Réponse : ok"))
+    line = next(li for li in mermaid.splitlines() if li.startswith("  U->>H"))
+    assert " ; " not in line and " # " not in line and "<script>" not in line
+    assert parse(mermaid).steps[0].text.startswith("[0] user : a ; b # c")
+
+
+def test_the_list_of_a_refusal_is_escaped_and_cut() -> None:
+    page = messages_html([{"role": "tool", "content": "<b>" + "x" * 5000}], Mark(0, "content"))
+    assert "&lt;b&gt;" in page and "<b>x" not in page and "caractères coupés" in page
+    assert messages_html("pas une liste", Mark(0, "")) == ""

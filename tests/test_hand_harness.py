@@ -1,0 +1,106 @@
+"""Be the harness for a whole mission: every step checked, the missing piece named."""
+
+from __future__ import annotations
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+from traitlets.config import Config
+
+from harness_lib import SYSTEM_PROMPT, ApiError, Completion, HarnessError
+from harness_lib.course.hand_harness import HandHarness
+from harness_lib.course.scenarios import README_TASK
+from harness_lib.messages import system, tool_result, user
+
+
+def start() -> tuple[HandHarness, list, Completion]:
+    harness = HandHarness("docs")
+    messages = [system(SYSTEM_PROMPT), user(README_TASK)]
+    assert [f.ok for f in harness.check(messages)] == [True]
+    reply = harness.call(messages, show=False)
+    assert isinstance(reply, Completion)
+    return harness, messages, reply
+
+
+def texts(harness: HandHarness, messages: list) -> list[str]:
+    return [f.text for f in harness.check(messages) if not f.ok]
+
+
+def test_the_whole_recovery_mission_by_hand() -> None:
+    """read_file fails, list_files, read_file docs/README.md, final answer: four calls."""
+    harness, messages, reply = start()
+    for path, tool in [("README.md", "read_file"), (".", "list_files"),
+                       ("docs/README.md", "read_file")]:
+        call = reply.tool_calls[0]
+        assert call["function"]["name"] == tool and path in call["function"]["arguments"]
+        messages.append(reply.message)
+        result = harness.read_file(path) if tool == "read_file" else harness.list_files(path)
+        messages.append(tool_result(call["id"], result))
+        assert texts(harness, messages) == []
+        reply = harness.call(messages, show=False)
+    assert not reply.tool_calls and harness.done and "docs/" in reply.message["content"]
+    assert harness.check(messages)[0].text.startswith("Le modèle a répondu sans demander")
+    assert messages[3]["content"] == "Erreur : README.md introuvable"
+
+
+def test_each_missing_piece_is_named() -> None:
+    harness, messages, reply = start()
+    missing = texts(harness, messages)
+    assert "n'est pas dans messages[]" in missing[0] and "messages.append(reponse.message)" \
+        in missing[0]
+    assert 'call_1 : read_file({"path": "README.md"}) n\'a pas encore été exécuté' in missing[1]
+    messages.append(reply.message)
+    harness.read_file("docs/README.md")  # not what was asked
+    assert "Vous avez exécuté read_file" in texts(harness, messages)[0]
+    result = harness.execute(reply.tool_calls[0])  # exactly what was asked
+    assert "RULE 2 : aucun message tool ne répond à call_1" in texts(harness, messages)[0]
+    messages.append(tool_result("call_9", result))
+    assert "porte tool_call_id 'call_9', la demande s'appelle 'call_1'" in \
+        texts(harness, messages)[0]
+    messages[-1] = tool_result("call_1", "# Projet\nUn résumé inventé.")
+    assert "renvoyez-le tel quel" in texts(harness, messages)[0]
+    messages[-1] = tool_result("call_1", result)
+    assert texts(harness, messages) == []
+
+
+def test_the_api_refusal_is_shown_after_the_checks() -> None:
+    harness, messages, reply = start()
+    messages.append(tool_result("call_1", harness.execute(reply.tool_calls[0])))  # no RULE 1
+    InteractiveShell.instance(config=Config(HistoryManager={"enabled": False}))  # display()
+    try:
+        with capture_output() as shown:
+            refused = harness.call(messages)
+    finally:
+        InteractiveShell.clear_instance()
+    assert isinstance(refused, ApiError) and "preceeding" in refused.message
+    pages = [o.data.get("text/html", "") for o in shown.outputs]
+    assert "✘" in pages[0] and "n&#x27;est pas dans messages[]" in pages[0]  # the check first
+    assert "HTTP 400" in pages[1]  # then send()'s verdict, diagram and bar
+    assert any("text/vnd.mermaid" in o.data for o in shown.outputs)
+    assert len(harness.replies) == 1  # a refusal is not a reply
+
+
+def test_a_turn_can_be_played_again() -> None:
+    """turn(n) goes back to just after call n: later calls and tool runs are forgotten."""
+    harness, messages, reply = start()
+    messages.append(reply.message)
+    messages.append(tool_result("call_1", harness.read_file("README.md")))
+    harness.call(messages, show=False)
+    again, first = harness.turn(1)
+    assert again == [system(SYSTEM_PROMPT), user(README_TASK)] and first is reply
+    assert len(harness.replies) == 1 and harness.runs == []
+    assert "n'a pas encore été exécuté" in texts(harness, again + [first.message])[0]
+    again.append("ne touche pas l'historique")
+    assert harness.turn(1)[0] == [system(SYSTEM_PROMPT), user(README_TASK)]
+    with pytest.raises(HarnessError) as early:
+        harness.turn(2)
+    assert "L'appel 2 n'a pas encore eu lieu" in early.value.explication
+
+
+def test_garbage_never_raises() -> None:
+    harness = HandHarness("mini")
+    assert not harness.check("pas une liste")[0].ok
+    assert isinstance(harness.call(None, show=False), ApiError)
+    assert harness.execute({"function": {"name": "read_file", "arguments": "{"}}).startswith(
+        "Erreur")
+    assert harness.execute("n'importe quoi").startswith("Erreur")
