@@ -510,6 +510,15 @@ def test_the_key_quoted_back_in_a_200_reply_never_enters_messages() -> None:
     assert completion.tool_calls[0]["function"]["arguments"] == '{"path": "***"}'
 
 
+def test_the_key_quoted_back_as_finish_reason_or_usage_never_reaches_the_trace() -> None:
+    # Found by the fuzzer (test_fuzz_replies.py): finish_reason and usage go into the trace.
+    body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "Fini."},
+                                    "finish_reason": KEY}], "usage": {KEY: 3}}).encode()
+    model, _, _ = mocked(httpx.Response(200, content=body))
+    completion = model.complete(USER, [])
+    assert KEY not in repr(completion) and completion.finish_reason == "***"
+
+
 def test_waits_between_tries_add_up_within_the_timeout() -> None:
     # Three 429s asking for 1 s each, and 2.5 s allowed for the whole call: two waits fit,
     # the third would end past the limit, so the call stops there (real sleeps).

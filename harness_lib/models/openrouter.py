@@ -111,8 +111,11 @@ class OpenRouterModel:
         except ApiError as error:  # a server may quote the key back (an echo, a chatty proxy)
             error.hide(key)
             raise
-        # ...in a 200 reply too (content, tool arguments): it never enters messages[].
+        # ...in a 200 reply too (content, tool arguments, finish_reason, usage): it never
+        # enters messages[] nor the trace.
         completion.message = hide(completion.message, key)
+        completion.finish_reason = hide(completion.finish_reason, key)
+        completion.usage = hide(completion.usage, key)
         return completion
 
     def close(self) -> None:
