@@ -192,10 +192,10 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
         return widgets.HTML("Aucune action n'attend de validation : la mission va à son terme.")
     decided: list[tuple[Pending, bool]] = []
     history, current, result = widgets.HTML(), widgets.HTML(pending_html(waiting)), widgets.HTML()
-    yes = widgets.Button(description="Autoriser cette action", button_style="success",
-                         icon="check", layout=widgets.Layout(width="auto"))
-    no = widgets.Button(description="Refuser cette action", button_style="danger",
-                        icon="times", layout=widgets.Layout(width="auto"))
+    yes, no = (widgets.Button(description=f"{verb} cette action", button_style=style, icon=icon,
+                              layout=widgets.Layout(width="auto"))
+               for verb, style, icon in (("Autoriser", "success", "check"),
+                                         ("Refuser", "danger", "times")))
     buttons = widgets.HBox([yes, no])
 
     def answer(approve: bool) -> None:
@@ -205,9 +205,9 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
         found = replay_with([a for _, a in decided], task, workspace, policy)
         if isinstance(found, Pending):  # the next action, shown before anyone decides it
             waiting, current.value = found, pending_html(found, len(decided) + 1)
-            return
-        current.value, buttons.layout.display = "", "none"
-        result.value = outcome_html(found)
+        else:
+            current.value, buttons.layout.display = "", "none"
+            result.value = outcome_html(found)
 
     yes.on_click(lambda _: answer(True))
     no.on_click(lambda _: answer(False))
