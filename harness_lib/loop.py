@@ -24,6 +24,7 @@ from .messages import ToolCall, read_call, system
 from .models.model import Completion, Model, cost
 from .policy import DEFAULT_POLICY, Approver, Decision, Policy, check_permission
 from .recorder import Recorder
+from .text import dollars
 from .tools import Observation, Tool, run_tool
 from .trace import Event, Run, StopReason
 
@@ -125,8 +126,8 @@ def over_budget(rec: Recorder, limits: Limits) -> str | None:
                 f"({rec.spent_tokens} déjà facturés, le prochain appel en enverrait {sent}).")
     next_cost = cost(rec.price, sent, 0)
     if limits.max_cost is not None and rec.spent_cost + next_cost > limits.max_cost:
-        return (f"Arrêt : budget de {limits.max_cost:g} $ atteint "
-                f"({rec.spent_cost:.6f} $ déjà dépensés).")
+        return (f"Arrêt : budget de {dollars(limits.max_cost)} atteint "
+                f"({dollars(rec.spent_cost)} déjà dépensé).")
     return None
 
 

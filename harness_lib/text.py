@@ -32,3 +32,13 @@ def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
     80 characters by default: a diagram's label must stay readable at a glance.
     """
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def dollars(amount: float) -> str:
+    """An amount of dollars in French, in words: « 0,15 $ … 0,60 $ » is read as maths by Markdown.
+
+    >>> dollars(0.0003), dollars(0.000412), dollars(2.5)
+    ('0,0003 dollar', '0,000412 dollar', '2,5 dollars')
+    """
+    digits = f"{amount:.6f}".rstrip("0").rstrip(".") or "0"
+    return digits.replace(".", ",") + (" dollars" if abs(amount) >= 2 else " dollar")

@@ -111,7 +111,8 @@ def test_token_budget_stops_before_the_call_that_would_exceed_it(mini):
 
 def test_cost_budget(mini):
     result = run(WAIT_TASK, MockModel(price=(1000.0, 1000.0)), mini, limits=Limits(max_cost=0.5))
-    assert result.reason == "budget" and "$" in result.message
+    assert result.reason == "budget" and "budget de 0,5 dollar atteint" in result.message
+    assert "$" not in result.message  # « $ … $ » would be read as maths in Markdown
 
 
 def test_model_timeout_is_a_clean_stop(mini):

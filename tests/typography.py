@@ -56,7 +56,7 @@ _SKIP = re.compile(
 # A space (or none) before the high punctuation, after a letter, a digit or a closing sign.
 _BEFORE = re.compile(r"(?<=[\w)\]*_»’'\"%€$\ue001])( ?)([;!?:])(?=\s|$|[)\]*_»\ue000\"])", re.M)
 _QUOTES = re.compile(r"«( ?)(?=\S)|(?<=\S)( ?)»")
-_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'outil, not 'x' nor a quote
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_]|\*\*)")  # l'outil, not 'x' nor a quote
 
 
 def _masked(text: str) -> tuple[str, list[str]]:
