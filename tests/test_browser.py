@@ -298,6 +298,14 @@ SHOWN = """([player, old]) => {
   const scale = img.getBoundingClientRect().width / Number(img.getAttribute('width'));
   return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0};
 }"""
+# What the player shows, when its drawing does not come: for the failure message.
+SEEN = """(player) => ({
+  step: player.querySelector('.harness-step').textContent,
+  drawings: player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img').length,
+  shown: [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+    .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length]),
+  refused: player.querySelectorAll('.jp-mod-warning').length,
+  text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
 # Where the controls and the current arrow (the last one drawn, at the bottom of the
 # drawing) are, against the part of the notebook a learner sees.
 PLACES = """(player) => {
@@ -317,7 +325,8 @@ def player_view(player: Any, old_src: str = "") -> View:
     try:
         shown = player.page.wait_for_function(SHOWN, arg=[player.element_handle(), old_src])
     except sync_api.TimeoutError:
-        pytest.fail("le diagramme du lecteur n'a pas été (re)dessiné")
+        seen = player.evaluate(SEEN)
+        pytest.fail(f"le diagramme du lecteur n'a pas été (re)dessiné : {seen}")
     found = shown.json_value()
     label = player.locator(STEP).inner_text().strip()
     step = re.match(r"étape (\d+) sur (\d+)", label)

@@ -265,6 +265,8 @@ def test_the_hub_view_and_the_full_diagram() -> None:
     assert p._controls.view == 0 and drawn(p, 16) == state(p.diagram, 16).mermaid
     with pytest.raises(ValueError, match="vue inconnue"):
         Player("deux_tours", view="pieuvre")
+    with pytest.raises(ValueError, match="vue inconnue"):
+        p.view = "pieuvre"
     # The full diagram: only for diagrams longer than the window, drawn when opened.
     assert Player("sequenceDiagram\n  U->>H: Bonjour")._whole is None
     assert p._whole in p.widget.children and p._full.outputs == ()

@@ -98,7 +98,11 @@ def _ends(diagram: Diagram, nodes: list[Node]) -> list[tuple[Node, Node]]:
 
 def hub_edges(diagram: Diagram) -> list[tuple[Node, Node]]:
     """Each kind of exchange once, in order of appearance: (who sends, who receives)."""
-    return list(dict.fromkeys((a, b) for a, b in _ends(diagram, hub_nodes(diagram)) if a != b))
+    return _edges(_ends(diagram, hub_nodes(diagram)))
+
+
+def _edges(ends: list[tuple[Node, Node]]) -> list[tuple[Node, Node]]:
+    return list(dict.fromkeys((a, b) for a, b in ends if a != b))
 
 
 def _quoted(text: str) -> str:
@@ -108,7 +112,8 @@ def _quoted(text: str) -> str:
 def hub_mermaid(diagram: Diagram, k: int | None = None) -> str:
     """The flowchart; with k, the exchange of step k highlighted (k = 0: nothing yet)."""
     nodes = hub_nodes(diagram)
-    ends, edges = _ends(diagram, nodes), [(a.id, b.id) for a, b in hub_edges(diagram)]
+    ends = _ends(diagram, nodes)
+    edges = [(a.id, b.id) for a, b in _edges(ends)]
     kinds = {n.id: n.kind for n in nodes}
     now = ends[k - 1] if k else None
     what = f"{now[0].label} → {now[1].label}" if now and now[0] != now[1] \

@@ -98,7 +98,8 @@ class Panels:
             else:
                 child = len(self._sequences)
                 self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
-        self._steps[k] = Panel(child, self._hubs.get(s.hub, 0), text_html(s), known_html(s))
+        hub = self._hubs[s.hub] if HUB in self._ready else 0
+        self._steps[k] = Panel(child, hub, text_html(s), known_html(s))
 
 
 def _html_output(text: str) -> dict:

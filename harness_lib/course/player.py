@@ -29,7 +29,7 @@ from ..tokens import tools_tokens
 from ..tools import Tool
 from ..trace import Event, Run, Trace
 from . import charts
-from .diagram import Diagram, from_trace, transcript
+from .diagram import Diagram, from_trace, peak, transcript
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
 from .narration import START_NOTE, status
 from .panels import LIGHT, Panels
@@ -41,6 +41,12 @@ if TYPE_CHECKING:
 
 __all__ = ["LIGHT", "START_NOTE", "Player", "PlayerState", "run_live", "state"]
 VIEWS = {"sequence": SEQUENCE, "hub": HUB}
+
+
+def _view(name: str) -> int:
+    if name not in VIEWS:
+        raise ValueError(f"vue inconnue : {name!r} (attendu : sequence ou hub)")
+    return VIEWS[name]
 
 
 def _diagram(source: Diagram | str) -> Diagram:
@@ -60,15 +66,14 @@ class Player:
 
     def __init__(self, source: Diagram | Trace | Run | str, *, interval: float = 2.0,
                  view: str = "sequence") -> None:
-        if view not in VIEWS:
-            raise ValueError(f"vue inconnue : {view!r} (attendu : sequence ou hub)")
         source = source.trace if isinstance(source, Run) else source
         # The player's own copy of a trace: live events never touch the caller's.
         self.trace = replace(source, events=list(source.events)) \
             if isinstance(source, Trace) else None
         self.diagram = from_trace(self.trace) if self.trace else _diagram(source)  # type: ignore[arg-type]
         self._statuses = [status(e) for e in self.trace.events] if self.trace else []
-        self.widget = self._build(interval, VIEWS[view])
+        self._scale = 1  # the context bar's width in tokens, set by _refresh
+        self.widget = self._build(interval, _view(view))
         self._refresh()
 
     @property
@@ -90,12 +95,12 @@ class Player:
 
     @view.setter
     def view(self, name: str) -> None:
-        self._controls.view = VIEWS[name]
+        self._controls.view = _view(name)
 
     def state(self, k: int | None = None) -> PlayerState:
         k = self.step if k is None else k
-        return state(self.diagram, k, self._statuses[k - 1] if 0 < k <= len(self._statuses)
-                     else "")
+        status = self._statuses[k - 1] if 0 < k <= len(self._statuses) else ""
+        return state(self.diagram, k, status, self._scale)
 
     def go(self, k: int) -> None:
         self._controls.value = max(0, min(k, self.total))
@@ -148,6 +153,8 @@ class Player:
     def _refresh(self, again: set[int] | None = None) -> None:
         """After the diagram changed: the range, the captions, the transcript, the panels;
         `again`: steps already prepared that must be drawn again."""
+        # The bar's width in tokens, the same for every step: computed once, not per step.
+        self._scale = max(peak(self.diagram), self.diagram.budget or 0, 1)
         with self._controls.hold_sync(), self._text.hold_sync():  # one message each
             self._controls.max = self.total
             self._controls.captions = [turn_label(self.diagram, k)

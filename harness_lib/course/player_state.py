@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..messages import Message
 from ..text import one_line
@@ -58,7 +58,12 @@ class PlayerState:
     status: str = ""
     step_label: str = ""  # « étape k sur N »
     turn_label: str = ""  # « tour n / N », inside a loop or for a trace, else ""
-    hub: str = ""  # the hub view at this step (Mermaid flowchart)
+    diagram: Diagram | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def hub(self) -> str:
+        """The hub view at this step (a Mermaid flowchart), drawn only when asked for."""
+        return hub_mermaid(self.diagram, self.step) if self.diagram is not None else ""
 
 
 def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) -> PlayerState:
@@ -84,7 +89,7 @@ def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) 
         _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context),
         _messages(diagram, k),
         charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
-        f"étape {k} sur {len(steps)}", turn_label(diagram, k), hub_mermaid(diagram, k))
+        f"étape {k} sur {len(steps)}", turn_label(diagram, k), diagram)
 
 
 def _note(diagram: Diagram, k: int, limit: int) -> str:

@@ -71,6 +71,8 @@ function renderControls({ model, el }) {
     label.textContent = `étape ${k} sur ${n}` + (caption ? ` · ${caption}` : "");
     first.disabled = previous.disabled = k === 0;
     next.disabled = k === n;
+    // A focused button that gets disabled would drop the focus, and the keys with it.
+    if (document.activeElement?.disabled && player) player.focus();
     const playing = timer !== null;
     play.firstChild.textContent = playing ? "❚❚" : "▶";
     play.lastChild.textContent = playing ? "Pause" : "Lecture";
@@ -82,8 +84,9 @@ function renderControls({ model, el }) {
     hub.setAttribute("aria-pressed", String(model.get("view") === 1));
   }
 
-  const KEYS = { ArrowLeft: () => go(model.get("value") - 1), ArrowRight: () => go(model.get("value") + 1),
-                 Home: () => go(0), End: () => go(last()), " ": toggle };
+  const step = (delta) => () => go(model.get("value") + delta);
+  const KEYS = { ArrowLeft: step(-1), ArrowRight: step(1), Home: () => go(0),
+                 End: () => go(last()), " ": toggle };
   function onKey(event) {
     const action = KEYS[event.key];
     if (!action || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
@@ -93,21 +96,24 @@ function renderControls({ model, el }) {
   }
 
   first.addEventListener("click", () => go(0));
-  previous.addEventListener("click", () => go(model.get("value") - 1));
-  next.addEventListener("click", () => go(model.get("value") + 1));
+  previous.addEventListener("click", step(-1));
+  next.addEventListener("click", step(1));
   play.addEventListener("click", toggle);
   slider.addEventListener("input", () => go(Number(slider.value)));
   sequence.addEventListener("click", () => setView(0));
   hub.addEventListener("click", () => setView(1));
+  let player = null; // the whole player, once this view is in the page
   model.on("change:value change:max change:captions change:view", show);
   show();
 
   // Keys work wherever the focus is in the player (a button, the slider, or the
   // player itself once clicked), not only in this row: listen on the whole player.
-  let player = null;
   const attach = () => {
     player = el.closest(".harness-player") || el;
     if (!player.hasAttribute("tabindex")) player.tabIndex = 0;
+    player.setAttribute("role", "group");
+    player.setAttribute("aria-label", "Lecteur pas à pas : flèches gauche et droite pour "
+                        + "changer d’étape, Espace pour lire ou mettre en pause, Début et Fin");
     // Notebook 7 reads shortcuts before the player does (End would select the last
     // cell, and take the focus away): Lumino skips keys pressed inside this attribute.
     player.dataset.lmSuppressShortcuts = "true";
