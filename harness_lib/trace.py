@@ -130,21 +130,26 @@ class Trace:
     @classmethod
     def load(cls, path: str | Path) -> Trace:
         """The trace `save` wrote; TraceError, in French and with the line, for anything else."""
+        return cls.loads(Path(path).read_bytes(), str(path))
+
+    @classmethod
+    def loads(cls, content: str | bytes, name: str = "la trace") -> Trace:
+        """A trace from the text of its file: a header line, then one JSON event a line."""
         try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            text = content.decode("utf-8") if isinstance(content, bytes) else content
         except UnicodeDecodeError:
-            raise TraceError(f"{path} n'est pas un texte UTF-8 : ce n'est pas une trace") from None
+            raise TraceError(f"{name} n'est pas un fichier texte (UTF-8) : une trace est faite "
+                             "de lignes JSON") from None
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if not lines:
-            raise TraceError(f"{path} est vide : ce n'est pas une trace")
-        trace = cls(**_fields(1, lines[0], _HEADER, ()))
-        for number, line in enumerate(lines[1:], start=2):
-            if line.strip():
-                try:
-                    trace.add(Event(**_fields(number, line, _EVENT, ("kind", "turn", "text"))))
-                except TraceError:
-                    raise
-                except ValueError as err:  # an unknown kind of event
-                    raise TraceError(f"ligne {number} : {err}") from None
+            raise TraceError(f"{name} est vide : une trace commence par une ligne d'en-tête")
+        trace = cls(**_fields(*lines[0], _HEADER, ()))
+        for number, line in lines[1:]:
+            event = _fields(number, line, _EVENT, ("kind", "turn", "text"))
+            if event["kind"] not in KINDS:
+                raise TraceError(f"ligne {number} : kind vaut {event['kind']!r}, qui n'est pas "
+                                 f"un type d'événement ({', '.join(KINDS)})")
+            trace.add(Event(**event))
         return trace
 
 
@@ -173,15 +178,20 @@ def _fields(number: int, line: str, types: dict[str, Any], required: tuple[str, 
     try:
         value = json.loads(line)
     except (ValueError, RecursionError) as err:
-        raise TraceError(f"ligne {number} : JSON invalide ({err})") from None
+        raise TraceError(f"ligne {number} : JSON illisible ({err})") from None
     if not isinstance(value, dict):
-        raise TraceError(f"ligne {number} : un objet JSON est attendu")
-    for name in [*required, *value]:
-        if name not in types or name not in value:
-            raise TraceError(f"ligne {number} : champ {name!r} "
-                             f"{'inconnu' if name not in types else 'manquant'}")
-        if not isinstance(value[name], types[name]) or isinstance(value[name], bool):
-            raise TraceError(f"ligne {number} : champ {name!r} de type inattendu")
+        raise TraceError(f"ligne {number} : un objet JSON {{…}} est attendu")
+    for name in value:
+        if name not in types:
+            raise TraceError(f"ligne {number} : champ inconnu {name!r} : ce n'est pas une trace "
+                             f"de harness_lib (attendu : {', '.join(types)})")
+    for name in required:
+        if name not in value:
+            raise TraceError(f"ligne {number} : il manque le champ {name}")
+    for name, kind in types.items():
+        if name in value and (not isinstance(value[name], kind) or isinstance(value[name], bool)):
+            raise TraceError(f"ligne {number} : {name} n'a pas le bon type "
+                             f"({type(value[name]).__name__})")
     return value
 
 

@@ -18,16 +18,11 @@ ligne 2 : kind vaut 'robot', qui n'est pas un type
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from typing import Any
 
 from ..errors import HarnessError
-from ..trace import KINDS, Event, Trace
-
-EVENT_FIELDS = {"kind": str, "turn": int, "text": str, "message": (dict, type(None)),
-                "data": dict, "ledger": dict}
-HEADER_FIELDS = {"system": (dict, type(None)), "tools_tokens": int, "tools": list}
+from ..trace import Trace, TraceError
 
 
 class TraceFileError(HarnessError):
@@ -45,52 +40,11 @@ def open_trace(path: str | Path) -> Trace:
 
 
 def read_trace(content: str | bytes, name: str = "la trace") -> Trace:
-    """A trace from the text of its file: a header line, then one JSON event a line."""
+    """A trace from the text of its file (`Trace.loads`), its errors as a TraceFileError."""
     try:
-        text = content.decode("utf-8") if isinstance(content, bytes) else content
-    except UnicodeDecodeError:
-        raise TraceFileError(f"{name} n'est pas un fichier texte (UTF-8) : une trace est "
-                             "faite de lignes JSON.") from None
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    if not lines:
-        raise TraceFileError(f"{name} est vide : une trace commence par une ligne d'en-tête.")
-    header = _fields(_json(*lines[0]), HEADER_FIELDS, lines[0][0], required=())
-    trace = Trace(**header)
-    for number, line in lines[1:]:
-        event = _fields(_json(number, line), EVENT_FIELDS, number, required=("kind", "text"))
-        if event["kind"] not in KINDS:
-            raise TraceFileError(f"ligne {number} : kind vaut {event['kind']!r}, qui n'est pas "
-                                 f"un type d'événement ({', '.join(KINDS)})")
-        trace.add(Event(**{"turn": 0, **event}))
-    return trace
-
-
-def _json(number: int, line: str) -> dict[str, Any]:
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError) as err:
-        raise TraceFileError(f"ligne {number} : JSON illisible ({err})") from None
-    if not isinstance(value, dict):
-        raise TraceFileError(f"ligne {number} : un objet JSON {{…}} est attendu")
-    return value
-
-
-def _fields(value: dict[str, Any], types: dict[str, Any], number: int,
-            required: tuple[str, ...]) -> dict[str, Any]:
-    """The known fields of one line, each of the right type; an unknown one is refused."""
-    for field in value:
-        if field not in types:
-            raise TraceFileError(f"ligne {number} : champ inconnu {field!r} : ce n'est pas une "
-                                 "trace de harness_lib (attendu : " + ", ".join(types) + ")")
-    for field in required:
-        if field not in value:
-            raise TraceFileError(f"ligne {number} : il manque le champ {field}")
-    for field, kind in types.items():
-        wrong = field in value and not isinstance(value[field], kind)
-        if wrong or (kind is int and isinstance(value.get(field), bool)):  # True is an int
-            raise TraceFileError(f"ligne {number} : {field} n'a pas le bon type "
-                                 f"({type(value[field]).__name__})")
-    return value
+        return Trace.loads(content, name)
+    except TraceError as err:
+        raise TraceFileError(str(err)) from None
 
 
 def open_player(source: str | Path | Trace) -> Any:
