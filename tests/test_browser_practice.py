@@ -176,7 +176,7 @@ EDITS = [
     ("01_deux_tours.ipynb", "mission = ", 'mission = "Lis notes.txt et résume le projet"',
      "3 appel(s) au modèle"),
     ("04_boucle_complete.ipynb", "proposes = ", 'proposes = ["read_file", "edit_file"]',
-     "outil inconnu : bash"),
+     "Il me faudrait l'outil bash"),
     ("05_conditions_arret.ipynb", "limites = Limits(max_turns=15",
      "limites = Limits(max_turns=2, max_tokens=None, max_failures=3, model_timeout=120.0,",
      "✔ obtenez l'arrêt max_turns"),
@@ -249,7 +249,7 @@ def test_07_a_saved_trace_opens_in_the_player_or_says_why(open_notebook: Any) ->
     path.fill(target)
     picker.get_by_role("button", name="Ouvrir dans le lecteur").click()
     sync_api.expect(picker.locator(".harness-player")).to_have_count(1)
-    sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 0 / \d+"))
+    sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 0 sur \d+"))
     picker.locator(".harness-next").click()
     sync_api.expect(picker.locator(".harness-step")).to_contain_text("étape 1 /")
     notebook.page.wait_for_function(IDLE)
