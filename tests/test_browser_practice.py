@@ -250,8 +250,8 @@ def test_07_a_saved_trace_opens_in_the_player_or_says_why(open_notebook: Any) ->
     picker.get_by_role("button", name="Ouvrir dans le lecteur").click()
     sync_api.expect(picker.locator(".harness-player")).to_have_count(1)
     sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 0 sur \d+"))
-    picker.locator(".harness-next").click()
-    sync_api.expect(picker.locator(".harness-step")).to_contain_text("étape 1 /")
+    picker.get_by_role("button", name="Suivante").click()
+    sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 1 sur \d+"))
     notebook.page.wait_for_function(IDLE)
     shots(notebook, picker, "07-trace")
     assert kernel_errors(notebook) == []
