@@ -48,9 +48,9 @@ def live_player(tools) -> Player:
 
 def drawn(p: Player, k: int, view: str = "sequence") -> str:
     """The Mermaid text the browser shows at step k: the stack child the text part maps k to."""
-    stack = p._panels._sequence if view == "sequence" else p._panels._hub
+    children = p._panels.sequences if view == "sequence" else p._panels.hubs
     index = (p._text.sequence_of if view == "sequence" else p._text.hub_of)[k]
-    (output,) = stack.children[index].outputs
+    (output,) = children[index].outputs
     return output["data"]["text/vnd.mermaid"]
 
 
@@ -162,7 +162,7 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     assert [total for _, total, _, _ in seen] == list(range(1, len(seen) + 1))
     assert all(step == total for _, total, step, _ in seen)  # always on the newest step
     # one new drawing per event, appended: a shown child is never replaced
-    assert len(p._panels._sequence.children) == 2 + len(seen)  # the placeholder, step 0, each event
+    assert len(p._panels.sequences) == 2 + len(seen)  # the placeholder, step 0, each event
     assert prepared(p) == list(range(len(seen) + 1))
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
@@ -215,7 +215,7 @@ def test_players_never_share_state() -> None:
     first.go(5)
     assert (first.step, second.step) == (5, 0)
     assert first.widget is not second.widget and first._panels is not second._panels
-    assert not set(first._panels._sequences) & set(second._panels._sequences)
+    assert not set(first._panels.sequences) & set(second._panels.sequences)
     trace = mock_run().trace
     a, b, n = Player(trace), Player(trace), len(trace.events)
     a.on_event(trace.events[0])
@@ -230,11 +230,11 @@ def test_every_step_is_prepared_for_the_browser() -> None:
         assert drawn(p, k) == state(p.diagram, k).mermaid
         assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
     # The hub drawings are made the first time the learner asks for that view.
-    assert p._text.hub_of == [0] * 15 and len(p._panels._hub.children) == 1  # the placeholder only
+    assert p._text.hub_of == [0] * 15 and len(p._panels.hubs) == 1  # the placeholder only
     p.view = "hub"
     for k in (0, 7, 14):
         assert drawn(p, k, "hub") == state(p.diagram, k).hub
-    (output,) = p._panels._sequence.children[p._text.sequence_of[7]].outputs
+    (output,) = p._panels.sequences[p._text.sequence_of[7]].outputs
     assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
     # Steps with the same exchange share one hub drawing: few drawings for many steps.
     assert len(set(p._text.hub_of)) < p.total
@@ -259,7 +259,7 @@ def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
 def test_the_hub_view_and_the_full_diagram() -> None:
     p = Player("boucle_complete", view="hub")
     assert p.view == "hub" and p._controls.view == 1
-    assert len(p._panels._sequence.children) == 1
+    assert len(p._panels.sequences) == 1
     assert drawn(p, 16, "hub") == state(p.diagram, 16).hub
     p.view = "sequence"  # the sequence drawings are made when first shown
     assert p._controls.view == 0 and drawn(p, 16) == state(p.diagram, 16).mermaid
@@ -316,7 +316,7 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
 
 def test_a_label_with_backticks_gets_a_longer_fence() -> None:
     p = Player("sequenceDiagram\n  H->>M: ```code```")
-    (output,) = p._panels._sequences[2].outputs  # step 1
+    (output,) = p._panels.sequences[2].outputs  # step 1
     assert output["data"]["text/markdown"].startswith("````mermaid\n")  # for Notebook 7
 
 

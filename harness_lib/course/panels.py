@@ -38,28 +38,45 @@ class Panel:
 
 
 class Panels:
-    """The prepared steps of one player, with the stacks and text part they fill."""
+    """The prepared steps of one player; `attach` gives it the stacks and text part to fill.
 
-    def __init__(self, w: Any, layout: Any, stacks: tuple[Any, Any], text: Any,
-                 state: Callable[[int], PlayerState], view: int) -> None:
-        self._w, self._layout, self._text, self._state = w, layout, text, state
-        self._sequence, self._hub = stacks
+    Before `attach`, preparing only computes: the player then creates those widgets
+    with their whole state. An update sent right after a widget's creation may reach
+    the browser before its model exists there, and be lost (seen in Notebook 7).
+    """
+
+    def __init__(self, w: Any, layout: Any, state: Callable[[int], PlayerState],
+                 view: int) -> None:
+        self._w, self._layout, self._state = w, layout, state
         pending = w.Output(layout=layout, outputs=(_html_output(PENDING),))
-        self._sequences, self._hubs_shown = [pending], [pending]
-        self._sequence.children, self._hub.children = [pending], [pending]
+        # The children of the two stacks (sequence, hub): only ever appended.
+        self.sequences, self.hubs = [pending], [pending]
         self._steps: dict[int, Panel] = {}
-        self._hubs: dict[str, int] = {}  # hub text -> its child in the hub stack
+        self._hub_of: dict[str, int] = {}  # hub text -> its child in the hub stack
         # Only the view shown is drawn; the other when the learner first asks for it (one
         # kernel round trip, once): most never switch, and each drawing is a Mermaid render.
         self._ready = {view}
+        self._stacks: tuple[Any, Any] | None = None
+        self._text: Any = None
+
+    def attach(self, stacks: tuple[Any, Any], text: Any) -> None:
+        self._stacks, self._text = stacks, text
 
     def prepared(self) -> list[int]:
         return sorted(self._steps)
 
-    def show_view(self, view: int, k: int) -> None:
+    def lists(self, total: int) -> dict[str, list]:
+        """What the text part shows for each step 0..total ("" or 0: not prepared)."""
+        panels = [self._steps.get(i) for i in range(total + 1)]
+        return {"texts": [p.text if p else "" for p in panels],
+                "knowns": [p.known if p else "" for p in panels],
+                "sequence_of": [p.sequence if p else 0 for p in panels],
+                "hub_of": [p.hub if p else 0 for p in panels]}
+
+    def show_view(self, view: int, k: int, total: int) -> None:
         if view not in self._ready:
             self._ready.add(view)
-            self.prepare(k, len(self._text.texts) - 1, again=set(self._steps))
+            self.prepare(k, total, again=set(self._steps))
 
     def prepare(self, k: int, total: int, again: set[int] | None = None) -> None:
         """Every step (up to LIGHT), or those within AROUND of step k; and `again`."""
@@ -72,33 +89,28 @@ class Panels:
         todo = sorted({*(again or ()), *(i for i in wanted if i not in self._steps)})
         for i in todo:
             self._draw(i)
-        if todo:  # one message per widget for the whole batch
-            self._sequence.children = self._sequences
-            self._hub.children = self._hubs_shown
-            panels = [self._steps.get(i) for i in range(total + 1)]
+        if todo and self._stacks is not None:  # one message per widget for the whole batch
+            self._stacks[0].children, self._stacks[1].children = self.sequences, self.hubs
             with self._text.hold_sync():
-                self._text.texts = [p.text if p else "" for p in panels]
-                self._text.knowns = [p.known if p else "" for p in panels]
-                self._text.sequence_of = [p.sequence if p else 0 for p in panels]
-                self._text.hub_of = [p.hub if p else 0 for p in panels]
+                for name, values in self.lists(total).items():
+                    setattr(self._text, name, values)
 
     def _draw(self, k: int) -> None:
         """Compute step k's panels: its diagram in its own Output, its hub view shared by
         the steps with the same exchange (each only once its view has been shown)."""
         s, w = self._state(k), self._w
-        if HUB in self._ready and s.hub not in self._hubs:
-            self._hubs[s.hub] = len(self._hubs_shown)
-            self._hubs_shown.append(w.Output(layout=self._layout,
-                                             outputs=(diagram_output(s.hub),)))
+        if HUB in self._ready and s.hub not in self._hub_of:
+            self._hub_of[s.hub] = len(self.hubs)
+            self.hubs.append(w.Output(layout=self._layout, outputs=(diagram_output(s.hub),)))
         child = self._steps[k].sequence if k in self._steps else 0
         if SEQUENCE in self._ready:
             drawing = (diagram_output(s.mermaid),)
             if child:
-                self._sequences[child].outputs = drawing  # sends nothing if unchanged
+                self.sequences[child].outputs = drawing  # sends nothing if unchanged
             else:
-                child = len(self._sequences)
-                self._sequences.append(w.Output(layout=self._layout, outputs=drawing))
-        hub = self._hubs[s.hub] if HUB in self._ready else 0
+                child = len(self.sequences)
+                self.sequences.append(w.Output(layout=self._layout, outputs=drawing))
+        hub = self._hub_of[s.hub] if HUB in self._ready else 0
         self._steps[k] = Panel(child, hub, text_html(s), known_html(s))
 
 

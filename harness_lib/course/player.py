@@ -72,9 +72,7 @@ class Player:
             if isinstance(source, Trace) else None
         self.diagram = from_trace(self.trace) if self.trace else _diagram(source)  # type: ignore[arg-type]
         self._statuses = [status(e) for e in self.trace.events] if self.trace else []
-        self._scale = 1  # the context bar's width in tokens, set by _refresh
         self.widget = self._build(interval, _view(view))
-        self._refresh()
 
     @property
     def step(self) -> int:
@@ -126,55 +124,73 @@ class Player:
         self.go(self.total)
 
     def _build(self, interval: float, view: int) -> Any:
+        """Every widget is created with its whole state, classes included (see panels.Panels)."""
         import ipywidgets as w
 
         # One Layout for all: each widget would otherwise bring its own (one more message).
         self._w, self._layout = w, w.Layout()
-        shared = {"layout": self._layout}
+
+        def shared(*names: str) -> dict[str, Any]:  # the harness-* classes: hooks for tests
+            return {"layout": self._layout, "_dom_classes": [f"harness-{n}" for n in names]}
+
+        self._scale = self._bar_scale()
+        self._panels = Panels(w, self._layout, self.state, view)
+        self._panels.prepare(0, self.total)
         # The diagram stacks: Tabs (all children drawn once, tab bar hidden by stepper.css).
-        sequence, hub = w.Tab(**shared), w.Tab(**shared)
-        views = w.Tab(children=[sequence, hub], selected_index=view, **shared)
-        self._controls = stepper(self.total, interval, view, **shared)
+        sequence = w.Tab(self._panels.sequences, selected_index=0, **shared("sequence", "stack"))
+        hub = w.Tab(self._panels.hubs, selected_index=0, **shared("hub", "stack"))
+        views = w.Tab([sequence, hub], selected_index=view, **shared("diagram", "stack"))
+        self._controls = stepper(self.total, interval, view, captions=self._captions(),
+                                 **shared())
         # The text part follows the controls and selects what the stacks show, in the browser.
-        self._text = step_text(self._controls, views, [sequence, hub], **shared)
-        self._panels = Panels(w, self._layout, (sequence, hub), self._text, self.state, view)
+        self._text = step_text(self._controls, views, [sequence, hub], **shared(),
+                               transcript=transcript(self.diagram),
+                               **self._panels.lists(self.total))
+        self._panels.attach((sequence, hub), self._text)
         self._controls.observe(lambda change: self._panels.prepare(change["new"], self.total),
                                names="value")
-        self._controls.observe(lambda change: self._panels.show_view(change["new"], self.step),
-                               names="view")
+        self._controls.observe(lambda change: self._panels.show_view(
+            change["new"], self.step, self.total), names="view")
         self._whole: Any = None  # « Diagramme complet », for diagrams longer than the window
-        self._box = w.VBox([self._controls, views, self._text], **shared)
-        # Stable hooks for the browser test (and for anyone styling the course).
-        for widget, name in [(self._box, "player"), (views, "diagram"), (sequence, "sequence"),
-                             (hub, "hub"), *((s, "stack") for s in (views, sequence, hub))]:
-            widget.add_class(f"harness-{name}")
+        parts = [self._controls, views, self._text]
+        if self.total > WINDOW:  # the window hides steps: the whole diagram, one click away
+            parts.append(self._full_diagram())
+        self._box = w.VBox(parts, **shared("player"))
         return self._box
 
-    def _refresh(self, again: set[int] | None = None) -> None:
-        """After the diagram changed: the range, the captions, the transcript, the panels;
-        `again`: steps already prepared that must be drawn again."""
-        # The bar's width in tokens, the same for every step: computed once, not per step.
-        self._scale = max(peak(self.diagram), self.diagram.budget or 0, 1)
+    def _full_diagram(self) -> Any:
+        """« Diagramme complet »: at its natural size (stepper.css), drawn when opened."""
+        w = self._w
+        self._full = w.Output(layout=self._layout, _dom_classes=["harness-full"])
+        self._whole = w.Accordion([self._full], titles=["Diagramme complet"],
+                                  _dom_classes=["harness-whole"])
+        self._whole.observe(lambda _: self._draw_full(), names="selected_index")
+        return self._whole
+
+    def _bar_scale(self) -> int:
+        """The context bar's width in tokens, the same for every step: computed once."""
+        return max(peak(self.diagram), self.diagram.budget or 0, 1)
+
+    def _captions(self) -> list[str]:
+        return [turn_label(self.diagram, k) for k in range(self.total + 1)]
+
+    def _refresh(self, again: set[int]) -> None:
+        """After the diagram grew (live mode): the range, the captions, the transcript,
+        the new step and `again`, steps already prepared that must be drawn again."""
+        self._scale = self._bar_scale()
         with self._controls.hold_sync(), self._text.hold_sync():  # one message each
             self._controls.max = self.total
-            self._controls.captions = [turn_label(self.diagram, k)
-                                       for k in range(self.total + 1)]
+            self._controls.captions = self._captions()
             self._text.transcript = transcript(self.diagram)
             if self.total > WINDOW:
                 self._draw_full(again=True)
-            self._panels.prepare(self.step if again is None else max(again), self.total,
-                                 again or set())
+            self._panels.prepare(max(again), self.total, again)
 
     def _draw_full(self, again: bool = False) -> None:
-        """« Diagramme complet »: added once the diagram outgrows the window, drawn when
-        opened (one more Mermaid render, only for who asks)."""
-        if self._whole is None:
-            w = self._w
-            self._full = w.Output(layout=self._layout)
-            self._whole = w.Accordion(children=[self._full], titles=["Diagramme complet"])
-            self._whole.add_class("harness-whole")
-            self._whole.observe(lambda _: self._draw_full(), names="selected_index")
-            self._box.children = [*self._box.children, self._whole]
+        """The full diagram, drawn when « Diagramme complet » is opened (one more Mermaid
+        render, only for who asks); `again`: the diagram grew, draw it anew."""
+        if self._whole is None:  # a live run outgrew the window: append the accordion
+            self._box.children = [*self._box.children, self._full_diagram()]
         if again:
             self._full.outputs = ()
         if self._whole.selected_index is not None and not self._full.outputs:

@@ -67,17 +67,18 @@ def _stepper_class() -> type:
     return Stepper
 
 
-def stepper(total: int, interval: float, view: int = SEQUENCE, **shared: Any) -> Any:
+def stepper(total: int, interval: float, view: int = SEQUENCE, **traits: Any) -> Any:
     """The controls of a player of `total` steps, `interval` seconds per step when playing.
 
-    `shared`: widget arguments, such as a Layout the player shares between its widgets.
+    `traits`: more of them at creation, such as `captions`, or a Layout the player
+    shares between its widgets.
     """
-    return _stepper_class()(max=total, interval=round(interval * 1000), view=view,
-                            captions=[""] * (total + 1), **shared)
+    return _stepper_class()(**{"max": total, "interval": round(interval * 1000), "view": view,
+                               "captions": [""] * (total + 1), **traits})
 
 
-def step_text(controls: Any, views: Any, stacks: list[Any], **shared: Any) -> Any:
+def step_text(controls: Any, views: Any, stacks: list[Any], **traits: Any) -> Any:
     """The text part: follows `controls`, and shows in `views` and in each of `stacks`
-    (sequence, hub) the child that draws the current step."""
+    (sequence, hub) the child that draws the current step; `traits`: its lists."""
     return _stepper_class()(part="text", controls=controls, views=views, stacks=stacks,
-                            **shared)
+                            **traits)
