@@ -305,6 +305,11 @@ SEEN = """(player) => ({
   shown: [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
     .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length]),
   refused: player.querySelectorAll('.jp-mod-warning').length,
+  stacks: ['sequence', 'hub'].map((name) => {
+    const children = [...player.querySelector(`.harness-${name}`).children];
+    return [name, children.length, children.findIndex((c) => c.checkVisibility())];
+  }),
+  rule: player.querySelector('.harness-text').parentElement.querySelector('style')?.textContent,
   text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
 # Where the controls and the current arrow (the last one drawn, at the bottom of the
 # drawing) are, against the part of the notebook a learner sees.

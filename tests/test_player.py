@@ -328,3 +328,15 @@ def test_on_event_needs_a_trace() -> None:
 
 def test_no_module_level_widgets() -> None:
     assert not [v for v in vars(player_module).values() if isinstance(v, w.Widget)]
+
+
+def test_the_browser_finds_each_drawing_by_its_class() -> None:
+    """The text part's style rule names the player by its class and a stack's child by
+    its index (stepper.js): each child carries its index, each player its own class."""
+    p = Player("deux_tours", view="hub")
+    p.view = "sequence"
+    for children in (p._panels.sequences, p._panels.hubs):
+        assert [c._dom_classes for c in children] == \
+            [(f"harness-child-{i}",) for i in range(len(children))]
+    assert p._text.scope in p.widget._dom_classes
+    assert p._text.scope != Player("deux_tours")._text.scope

@@ -4,8 +4,9 @@ Each prepared step has its sequence diagram (an `Output`, a child of the sequenc
 stack), its hub view (an `Output` shared by the steps with the same exchange, a
 child of the hub stack) and two HTML texts (note and bar, « Que sait le modèle ? »)
 in the lists of the player's text part (`stepper.step_text`). Stack children are
-only ever appended: replacing a shown child would make the Tab select another.
-Child 0 of each stack is the placeholder of the steps not prepared yet.
+only ever appended, each named by its index (class `harness-child-i`), which the
+browser's style rule names to show it. Child 0 of each stack is the placeholder of
+the steps not prepared yet.
 
 >>> from harness_lib.course.player import Player
 >>> p = Player("deux_tours")
@@ -48,8 +49,9 @@ class Panels:
     def __init__(self, w: Any, layout: Any, state: Callable[[int], PlayerState],
                  view: int) -> None:
         self._w, self._layout, self._state = w, layout, state
-        pending = w.Output(layout=layout, outputs=(_html_output(PENDING),))
-        # The children of the two stacks (sequence, hub): only ever appended.
+        # The children of the two stacks (sequence, hub): only ever appended, each with
+        # its index as a class (harness-child-i), by which the browser shows it.
+        pending = self._child(0, (_html_output(PENDING),))
         self.sequences, self.hubs = [pending], [pending]
         self._steps: dict[int, Panel] = {}
         self._hub_of: dict[str, int] = {}  # hub text -> its child in the hub stack
@@ -98,10 +100,10 @@ class Panels:
     def _draw(self, k: int) -> None:
         """Compute step k's panels: its diagram in its own Output, its hub view shared by
         the steps with the same exchange (each only once its view has been shown)."""
-        s, w = self._state(k), self._w
+        s = self._state(k)
         if HUB in self._ready and s.hub not in self._hub_of:
             self._hub_of[s.hub] = len(self.hubs)
-            self.hubs.append(w.Output(layout=self._layout, outputs=(diagram_output(s.hub),)))
+            self.hubs.append(self._child(len(self.hubs), (diagram_output(s.hub),)))
         child = self._steps[k].sequence if k in self._steps else 0
         if SEQUENCE in self._ready:
             drawing = (diagram_output(s.mermaid),)
@@ -109,9 +111,14 @@ class Panels:
                 self.sequences[child].outputs = drawing  # sends nothing if unchanged
             else:
                 child = len(self.sequences)
-                self.sequences.append(w.Output(layout=self._layout, outputs=drawing))
+                self.sequences.append(self._child(child, drawing))
         hub = self._hub_of[s.hub] if HUB in self._ready else 0
         self._steps[k] = Panel(child, hub, text_html(s), known_html(s))
+
+    def _child(self, index: int, outputs: tuple[dict, ...]) -> Any:
+        """A stack's child number `index`: an Output created with its drawing and class."""
+        return self._w.Output(layout=self._layout, outputs=outputs,
+                              _dom_classes=[f"harness-child-{index}"])
 
 
 def _html_output(text: str) -> dict:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+from uuid import uuid4
 
 from ..loop import SYSTEM_PROMPT, run
 from ..messages import system
@@ -136,14 +137,16 @@ class Player:
         self._scale = self._bar_scale()
         self._panels = Panels(w, self._layout, self.state, view)
         self._panels.prepare(0, self.total)
-        # The diagram stacks: Tabs (all children drawn once, tab bar hidden by stepper.css).
-        sequence = w.Tab(self._panels.sequences, selected_index=0, **shared("sequence", "stack"))
-        hub = w.Tab(self._panels.hubs, selected_index=0, **shared("hub", "stack"))
-        views = w.Tab([sequence, hub], selected_index=view, **shared("diagram", "stack"))
+        # The diagram stacks: boxes whose children are all in the page (each drawn once),
+        # hidden by stepper.css but the one the text part's style rule shows.
+        sequence = w.VBox(self._panels.sequences, **shared("sequence", "stack"))
+        hub = w.VBox(self._panels.hubs, **shared("hub", "stack"))
+        views = w.VBox([sequence, hub], **shared("diagram"))
         self._controls = stepper(self.total, interval, view, captions=self._captions(),
                                  **shared())
-        # The text part follows the controls and selects what the stacks show, in the browser.
-        self._text = step_text(self._controls, views, [sequence, hub], **shared(),
+        # The text part follows the controls, in the browser; its rules name this player.
+        scope = f"harness-player-{uuid4().hex}"
+        self._text = step_text(self._controls, scope, **shared(),
                                transcript=transcript(self.diagram),
                                **self._panels.lists(self.total))
         self._panels.attach((sequence, hub), self._text)
@@ -155,7 +158,7 @@ class Player:
         parts = [self._controls, views, self._text]
         if self.total > WINDOW:  # the window hides steps: the whole diagram, one click away
             parts.append(self._full_diagram())
-        self._box = w.VBox(parts, **shared("player"))
+        self._box = w.VBox(parts, layout=self._layout, _dom_classes=["harness-player", scope])
         return self._box
 
     def _full_diagram(self) -> Any:

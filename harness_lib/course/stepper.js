@@ -3,9 +3,9 @@
 //   model's `value`, the view (0 sequence, 1 hub) its `view`.
 // - "text": follows the controls' model, in the browser: shows the current step's
 //   note and context bar, « Que sait le modèle ? » and the text version, from lists
-//   the kernel prepared once, and selects the child of each diagram stack that
-//   draws the current step. So a step never waits for the kernel, and « Lecture »
-//   goes on while the kernel is busy.
+//   the kernel prepared once, and shows, by a style rule, the child of each diagram
+//   stack that draws the current step. So a step never waits for the kernel, and
+//   « Lecture » goes on while the kernel is busy.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
 
 const REDUCED = "(prefers-reduced-motion: reduce)";
@@ -132,42 +132,38 @@ function details(title, body) {
               [make("summary", { textContent: title }), body]);
 }
 
-// Show child `index` of a diagram stack (an ipywidgets Tab, its tab bar hidden).
-// A child the kernel has just added may reach the browser after the step that
-// needs it: then wait for it, rather than select a missing tab (Lumino would
-// select none, and the stack would stay blank).
-function select(stack, index) {
-  if (index < stack.get("children").length) {
-    if (stack.get("selected_index") !== index) {
-      stack.set("selected_index", index);
-      stack.save_changes();
-    }
-  } else {
-    stack.once("change:children", () => select(stack, index));
-  }
+// The style rule that shows, in the player of class `scope`, the current view and in
+// each diagram stack the child that draws the current step. stepper.css hides every
+// child of a stack; each child carries its index as a class (harness-child-i). A rule
+// rather than a widget message: a child that reaches the page after the step that
+// needs it is shown as soon as it arrives, whatever order the messages came in.
+function rule(scope, view, sequence, hub) {
+  const player = `.${scope}`, hidden = view === 0 ? "hub" : "sequence";
+  return `${player} .harness-${hidden} { display: none !important; }\n`
+    + `${player} .harness-sequence > .harness-child-${sequence},\n`
+    + `${player} .harness-hub > .harness-child-${hub} { display: block !important; }`;
 }
 
 async function renderText({ model, el }) {
   const text = make("div", { className: "harness-text" });
   const known = make("div", { className: "harness-known" });
   const transcript = make("div", { className: "harness-transcript" });
-  el.append(text, details("Que sait le modèle ?", known), details("Version texte", transcript));
+  const style = make("style");
+  el.append(style, text, details("Que sait le modèle ?", known),
+            details("Version texte", transcript));
   const pending = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>";
-  // The other widgets of the player: its controls, the views (sequence, hub) and the
-  // two diagram stacks; per step, the child of each stack that draws it.
-  const find = (ref) => model.widget_manager.get_model(ref.replace("IPY_MODEL_", ""));
-  const controls = await find(model.get("controls"));
-  const views = await find(model.get("views"));
-  const stacks = await Promise.all(model.get("stacks").map(find));
+  // The player's controls (another model of this widget): they hold the step and view.
+  const ref = model.get("controls").replace("IPY_MODEL_", "");
+  const controls = await model.widget_manager.get_model(ref);
   function show() {
     const k = controls.get("value");
     // The HTML comes from the kernel, built from escaped text (player_state.py).
     text.innerHTML = model.get("texts")[k] || pending;
     known.innerHTML = model.get("knowns")[k] || pending;
     transcript.textContent = model.get("transcript");
-    select(views, controls.get("view"));
-    select(stacks[0], model.get("sequence_of")[k] || 0);
-    select(stacks[1], model.get("hub_of")[k] || 0);
+    // 0: the placeholder, for a step not prepared yet.
+    style.textContent = rule(model.get("scope"), controls.get("view"),
+                             model.get("sequence_of")[k] || 0, model.get("hub_of")[k] || 0);
   }
   controls.on("change:value change:view", show);
   model.on("change:texts change:knowns change:transcript change:sequence_of change:hub_of", show);

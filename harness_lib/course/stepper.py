@@ -7,10 +7,10 @@ kernel would freeze the player. This is one small anywidget instead, `stepper.js
 - `stepper(...)`, the controls: « Début », « Précédente », « Lecture »/« Pause »,
   « Suivante », a slider, the keys (←/→, Espace, Début/Fin), the view (séquence or
   hub). It moves `value`, the step shown;
-- `step_text(controls, views, stacks)`, below the diagram: follows the controls in
-  the browser, and shows the current step's note and context bar, « Que sait le
-  modèle ? » and the text version, from lists prepared by the kernel; it also
-  selects, in each diagram stack, the child that draws the current step.
+- `step_text(controls, scope)`, below the diagram: follows the controls in the
+  browser, and shows the current step's note and context bar, « Que sait le
+  modèle ? » and the text version, from lists prepared by the kernel; a style rule
+  of its own shows, in the player whose class is `scope`, the drawing of that step.
 
 Python only holds traits:
 
@@ -50,14 +50,13 @@ def _stepper_class() -> type:
         captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
         part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
         # The "text" part: HTML per step ("" while not prepared), and the transcript;
-        # the player's controls, its views (a Tab: sequence, hub), its two diagram
-        # stacks (Tabs) and, per step, the child of each stack that draws it.
+        # the player's controls, the player's own class (its style rules name it) and,
+        # per step, the child of each diagram stack (sequence, hub) that draws it.
         texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
         knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
         transcript = traitlets.Unicode().tag(sync=True)
         controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
-        views = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
-        stacks = traitlets.List().tag(sync=True, **widgets.widget_serialization)
+        scope = traitlets.Unicode().tag(sync=True)
         sequence_of = traitlets.List(traitlets.Int()).tag(sync=True)
         hub_of = traitlets.List(traitlets.Int()).tag(sync=True)
 
@@ -77,8 +76,7 @@ def stepper(total: int, interval: float, view: int = SEQUENCE, **traits: Any) ->
                                "captions": [""] * (total + 1), **traits})
 
 
-def step_text(controls: Any, views: Any, stacks: list[Any], **traits: Any) -> Any:
-    """The text part: follows `controls`, and shows in `views` and in each of `stacks`
-    (sequence, hub) the child that draws the current step; `traits`: its lists."""
-    return _stepper_class()(part="text", controls=controls, views=views, stacks=stacks,
-                            **traits)
+def step_text(controls: Any, scope: str, **traits: Any) -> Any:
+    """The text part: follows `controls`, and shows, in the player whose class is
+    `scope`, the drawing of the current step; `traits`: its lists."""
+    return _stepper_class()(part="text", controls=controls, scope=scope, **traits)
