@@ -310,6 +310,7 @@ SEEN = """(player) => ({
     return [name, children.length, children.findIndex((c) => c.checkVisibility())];
   }),
   rule: player.querySelector('.harness-text').parentElement.querySelector('style')?.textContent,
+  prepared: player.querySelector('.harness-text').parentElement.dataset.prepared,
   text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
 # Where the controls and the current arrow (the last one drawn, at the bottom of the
 # drawing) are, against the part of the notebook a learner sees.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -428,3 +429,12 @@ def test_tool_functions_raise_tool_errors_that_run_tool_turns_into_observations(
         read_file(path="README.md")
     with pytest.raises(ToolError, match="^chemin refusé"):
         read_file(path="../outside/secret.txt")
+
+
+def test_python_in_a_command_is_the_harness_s_own(tmp_path) -> None:
+    """`python` in a bash command is the interpreter running the harness: there may be no
+    other on PATH (Debian without python-is-python3), or a slow pyenv shim first."""
+    from harness_lib.tools.shell import run
+
+    out = run('python -c "import sys; print(sys.executable)"', tmp_path)
+    assert out.splitlines()[0] == sys.executable

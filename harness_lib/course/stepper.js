@@ -164,6 +164,8 @@ async function renderText({ model, el }) {
     // 0: the placeholder, for a step not prepared yet.
     style.textContent = rule(model.get("scope"), controls.get("view"),
                              model.get("sequence_of")[k] || 0, model.get("hub_of")[k] || 0);
+    // For the browser test's failure message: how many steps the kernel has prepared.
+    el.dataset.prepared = model.get("texts").filter(Boolean).length;
   }
   controls.on("change:value change:view", show);
   model.on("change:texts change:knowns change:transcript change:sequence_of change:hub_of", show);

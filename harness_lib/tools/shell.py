@@ -25,6 +25,7 @@ import re
 import selectors
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -61,12 +62,17 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
 
 
 def safe_env() -> dict[str, str]:
-    """os.environ without the variables that look like secrets, nor passwords in URLs.
+    """os.environ without the variables that look like secrets, nor passwords in URLs;
+    the harness's own Python first on PATH: `python` in a command is the interpreter
+    running the harness (there may be no other, or a slow pyenv shim).
 
     >>> safe_env_of({"GH_PAT": "ghp_1", "PATH": "/bin", "URL": "https://moi:mdp@hôte/x"})
     {'PATH': '/bin', 'URL': 'https://moi:***@hôte/x'}
     """
-    return safe_env_of(os.environ)
+    env = safe_env_of(os.environ)
+    env["PATH"] = os.pathsep.join(filter(None, [str(Path(sys.executable).parent),
+                                                env.get("PATH")]))
+    return env
 
 
 def safe_env_of(environ: Mapping[str, str]) -> dict[str, str]:
