@@ -84,7 +84,7 @@ def test_a_refusal_marks_the_message_and_field_in_the_diagram_and_the_list(
     assert html.escape(provider) in verdict and "HTTP 400" in verdict
     # The diagram: the refused message framed in red, a note naming the field, a crossed arrow.
     framed = mermaid.split("rect rgba(229, 57, 53, 0.18)")[1].split("  end")[0]
-    assert f": [{index}] " in framed and f"✘ messages[{index}].{field}" in framed
+    assert f"[{index}] " in framed and f"✘ messages[{index}].{field}" in framed
     assert "--xH: HTTP 400" in mermaid
     assert [s.text for s in parse(mermaid).steps][-1].startswith("HTTP 400 : ")
     # The list: the same message, written out, its field highlighted (or said missing).

@@ -30,7 +30,7 @@ from ..messages import Problem
 from ..tokens import message_tokens, tools_tokens
 from . import charts
 from .diagram import Diagram, Entry, Participant, Step, ledger_at, one_line, shorten
-from .mermaid import escape, to_mermaid
+from .mermaid import arrow_line, escape, to_mermaid
 from .trace_diagram import count, message_label
 
 FIRST, LAST = 10, 29  # a long conversation: its first and last messages are drawn
@@ -140,7 +140,7 @@ def mermaid_text(diagram: Diagram, mark: Mark | None = None) -> str:
                 None)
     if step is None or mark is None:
         return "\n".join(lines) + "\n"
-    head = f"  {step.source}{step.arrow}{step.target}: {escape(step.text)}".rstrip()
+    head = f"  {arrow_line(step)}"
     start = lines.index(head)
     end = start + 1
     while end < len(lines) and lines[end].lstrip().startswith("%%"):

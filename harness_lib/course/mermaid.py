@@ -38,6 +38,16 @@ from .diagram import ROLES, Diagram, DiagramError, Entry, Participant, Step
 
 CHAPTER = ("deux_tours", "erreur_outil", "boucle_complete")
 HIGHLIGHT = "rgba(255, 200, 0, 0.25)"  # the current arrow's background
+# A self-arrow's label (H->>H): Mermaid centres it on the lifeline, which then crosses
+# the text. Written after en spaces (half an em each, as many as ASIDE per character of
+# the label: a little wider than the text), so that the text proper starts right of the
+# line; a zero-width space first, or Mermaid would trim them. parse() drops them again.
+ASIDE, EN_SPACE, ZERO_WIDTH = 1.3, "\u2002", "\u200b"
+
+
+def aside(label: str) -> str:
+    """A self-arrow's label, moved right of the lifeline by leading en spaces."""
+    return ZERO_WIDTH + EN_SPACE * (round(len(label) * ASIDE) + 2) + label if label else label
 
 
 def chapter_source(name: str) -> str:
@@ -182,7 +192,8 @@ class _Parser:
             self.participants.setdefault(pid, Participant(pid, pid))
         loop = next((label for kind, label, _ in self.blocks if kind == "loop"), None)
         self.steps.append({"source": source, "target": target, "arrow": arrow,
-                           "text": unescape(text.strip()), "loop": loop,
+                           "text": unescape(text.strip().lstrip(ZERO_WIDTH + EN_SPACE)),
+                           "loop": loop,
                            "entries": [], "notes": []})
 
     def open_block(self, kind: str, label: str, number: int) -> None:
@@ -256,9 +267,15 @@ def _ctx_line(entry: Entry) -> str:
     return f"%% ctx: {entry.role} {entry.tokens} {one_line(entry.label)}".rstrip()
 
 
-def _step_lines(step: Step, label_limit: int = LABEL_LIMIT) -> list[str]:
+def arrow_line(step: Step, label_limit: int = LABEL_LIMIT) -> str:
+    """A step's arrow as written: `H->>M: label`, a self-arrow's label set aside."""
     text = escape(shorten(step.text, label_limit))
-    lines = [f"{step.source}{step.arrow}{step.target}: {text}".rstrip()]
+    text = aside(text) if step.source == step.target else text
+    return f"{step.source}{step.arrow}{step.target}: {text}".rstrip()
+
+
+def _step_lines(step: Step, label_limit: int = LABEL_LIMIT) -> list[str]:
+    lines = [arrow_line(step, label_limit)]
     lines += [_ctx_line(entry) for entry in step.entries]
     # A note may span lines: one `%% note:` line each, joined again by the parser.
     notes = step.note.split("\n") if step.note else []

@@ -22,7 +22,7 @@ from ..text import one_line
 from . import charts
 from .diagram import Diagram, Entry, Step, ledger_at, peak, total_at, totals_at
 from .hub import hub_mermaid
-from .mermaid import to_mermaid
+from .mermaid import ASIDE, to_mermaid
 from .narration import step_note
 
 # At most this many arrows are drawn: with its controls, note and context bar, the
@@ -39,6 +39,7 @@ LOOK = {"mirrorActors": False, "messageFontSize": 15, "actorFontSize": 15, "note
         "width": 100, "height": 40, "actorMargin": 20, "diagramMarginX": 8, "boxMargin": 6,
         "noteMargin": 6, "messageMargin": 24}  # Mermaid's sequence settings, in pixels
 FIT, CHAR_PX, PAD = 680, 8.5, 24  # PAD: the room Mermaid leaves around a label
+EN_PX = LOOK["messageFontSize"] / 2  # an en space, half an em
 DISPLAY = "%%{init: " + json.dumps({"sequence": LOOK}) + "}%%\n"
 
 
@@ -116,10 +117,11 @@ def _width(shown: tuple[Step, ...], order: list[str], limit: int) -> float:
     for step in shown:
         need = min(len(one_line(step.text)), limit) * CHAR_PX + PAD
         a, b = sorted((column[step.source], column[step.target]))
-        if a == b:  # a self-arrow's label is centred on its lifeline
+        if a == b:  # a self-arrow's label, set aside (mermaid.aside), centred on its lifeline
+            half = (need + min(len(one_line(step.text)), limit) * ASIDE * EN_PX) / 2
             spans = [(gaps, a - 1) if a else (edges, 0), (gaps, a) if a < len(gaps) else (edges, 1)]
             for where, i in spans:
-                where[i] = max(where[i], need / 2)
+                where[i] = max(where[i], half)
         elif sum(gaps[a:b]) < need:  # widen each spanned gap by an equal share
             extra = (need - sum(gaps[a:b])) / (b - a)
             gaps[a:b] = [gap + extra for gap in gaps[a:b]]
