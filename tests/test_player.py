@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from dataclasses import replace
 
 import ipywidgets as w
 import pytest
@@ -46,16 +47,22 @@ def live_player(tools) -> Player:
                         tools=schemas))
 
 
-def drawn(p: Player, k: int, view: str = "sequence") -> str:
-    """The Mermaid text the browser shows at step k: the stack child the text part maps k to."""
+def shown(p: Player, k: int, view: str = "sequence") -> list:
+    """The stack children the browser's style rule shows at step k: those of class
+    harness-step-k (stepper.js)."""
     children = p._panels.sequences if view == "sequence" else p._panels.hubs
-    index = (p._text.sequence_of if view == "sequence" else p._text.hub_of)[k]
-    (output,) = children[index].outputs
+    return [c for c in children if f"harness-step-{k}" in c._dom_classes]
+
+
+def drawn(p: Player, k: int, view: str = "sequence") -> str:
+    """The Mermaid text the browser shows at step k."""
+    (child,) = shown(p, k, view)
+    (output,) = child.outputs
     return output["data"]["text/vnd.mermaid"]
 
 
 def prepared(p: Player) -> list[int]:
-    return [k for k, child in enumerate(p._text.sequence_of) if child]
+    return [k for k, text in enumerate(p._text.texts) if text and shown(p, k)]
 
 
 @pytest.mark.parametrize("name", CHAPTER)
@@ -230,14 +237,14 @@ def test_every_step_is_prepared_for_the_browser() -> None:
         assert drawn(p, k) == state(p.diagram, k).mermaid
         assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
     # The hub drawings are made the first time the learner asks for that view.
-    assert p._text.hub_of == [0] * 15 and len(p._panels.hubs) == 1  # the placeholder only
+    assert len(p._panels.hubs) == 1  # the placeholder only
     p.view = "hub"
     for k in (0, 7, 14):
         assert drawn(p, k, "hub") == state(p.diagram, k).hub
-    (output,) = p._panels.sequences[p._text.sequence_of[7]].outputs
+    ((output,),) = [c.outputs for c in shown(p, 7)]
     assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
     # Steps with the same exchange share one hub drawing: few drawings for many steps.
-    assert len(set(p._text.hub_of)) < p.total
+    assert len(p._panels.hubs) - 1 < p.total
     p.next(), p.next(), p.previous()
     assert p.step == 1 and p.state().step_label == "étape 1 sur 14"
     p.go(99)
@@ -253,7 +260,8 @@ def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
     assert set(range(5, 46)) <= set(prepared(p))
     p.go(p.total)
     assert p.total in prepared(p) and drawn(p, p.total) == state(p.diagram, p.total).mermaid
-    assert p._text.sequence_of[p.total] > p._text.sequence_of[25]  # appended, never replaced
+    # appended, never replaced
+    assert p._panels.sequences.index(*shown(p, p.total)) > p._panels.sequences.index(*shown(p, 25))
 
 
 def test_the_hub_view_and_the_full_diagram() -> None:
@@ -331,12 +339,23 @@ def test_no_module_level_widgets() -> None:
 
 
 def test_the_browser_finds_each_drawing_by_its_class() -> None:
-    """The text part's style rule names the player by its class and a stack's child by
-    its index (stepper.js): each child carries its index, each player its own class."""
+    """The text part's style rule names the player by its class and step k's drawing by
+    the class harness-step-k (stepper.js): each step has exactly one drawing per view,
+    created with its classes; each player has its own class."""
     p = Player("deux_tours", view="hub")
     p.view = "sequence"
-    for children in (p._panels.sequences, p._panels.hubs):
-        assert [c._dom_classes for c in children] == \
-            [(f"harness-child-{i}",) for i in range(len(children))]
+    for view in ("sequence", "hub"):
+        assert all(len(shown(p, k, view)) == 1 for k in range(p.total + 1))
+    assert p._panels.sequences[0]._dom_classes == p._panels.hubs[0]._dom_classes \
+        == ("harness-pending",)
     assert p._text.scope in p.widget._dom_classes
     assert p._text.scope != Player("deux_tours")._text.scope
+
+
+def test_a_live_step_whose_exchange_changes_moves_to_its_new_hub_drawing() -> None:
+    run = mock_run()
+    p = Player(replace(run.trace, events=[]))
+    p.view = "hub"
+    for event in run.trace.events:
+        p.on_event(event)
+        assert all(len(shown(p, k, "hub")) == 1 for k in range(p.total + 1))

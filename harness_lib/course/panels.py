@@ -3,15 +3,16 @@
 Each prepared step has its sequence diagram (an `Output`, a child of the sequence
 stack), its hub view (an `Output` shared by the steps with the same exchange, a
 child of the hub stack) and two HTML texts (note and bar, « Que sait le modèle ? »)
-in the lists of the player's text part (`stepper.step_text`). Stack children are
-only ever appended, each named by its index (class `harness-child-i`), which the
-browser's style rule names to show it. Child 0 of each stack is the placeholder of
-the steps not prepared yet.
+in the lists of the player's text part (`stepper.step_text`). Each drawing carries
+the steps it draws as classes (`harness-step-k`): the browser's style rule shows the
+child of class `harness-step-k` at step k, whenever it arrives, and the placeholder
+(class `harness-pending`, child 0 of each stack) while there is none. Stack children
+are only ever appended.
 
 >>> from harness_lib.course.player import Player
 >>> p = Player("deux_tours")
->>> p._panels.prepared() == list(range(10)), p._text.sequence_of[:3]
-(True, [1, 2, 3])
+>>> p._panels.prepared() == list(range(10)), p._panels.sequences[2]._dom_classes
+(True, ('harness-step-1',))
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’
 
 @dataclass(frozen=True)
 class Panel:
-    """One prepared step: where its two drawings are, and its two HTML texts."""
+    """One prepared step: its two drawings (None: that view never shown), its two texts."""
 
-    sequence: int  # its child in the sequence stack (0: not drawn, its view never shown)
-    hub: int  # its child in the hub stack (shared by steps with the same exchange)
+    sequence: Any  # its Output in the sequence stack
+    hub: Any  # its Output in the hub stack (shared by steps with the same exchange)
     text: str  # status, note and context bar
     known: str  # « Que sait le modèle ? »
 
@@ -49,12 +50,12 @@ class Panels:
     def __init__(self, w: Any, layout: Any, state: Callable[[int], PlayerState],
                  view: int) -> None:
         self._w, self._layout, self._state = w, layout, state
-        # The children of the two stacks (sequence, hub): only ever appended, each with
-        # its index as a class (harness-child-i), by which the browser shows it.
-        pending = self._child(0, (_html_output(PENDING),))
+        # The children of the two stacks (sequence, hub): only ever appended.
+        pending = w.Output(layout=layout, outputs=(_html_output(PENDING),),
+                           _dom_classes=["harness-pending"])
         self.sequences, self.hubs = [pending], [pending]
         self._steps: dict[int, Panel] = {}
-        self._hub_of: dict[str, int] = {}  # hub text -> its child in the hub stack
+        self._hub_of: dict[str, Any] = {}  # hub text -> its Output
         # Only the view shown is drawn; the other when the learner first asks for it (one
         # kernel round trip, once): most never switch, and each drawing is a Mermaid render.
         self._ready = {view}
@@ -68,12 +69,10 @@ class Panels:
         return sorted(self._steps)
 
     def lists(self, total: int) -> dict[str, list]:
-        """What the text part shows for each step 0..total ("" or 0: not prepared)."""
+        """What the text part shows for each step 0..total ("": not prepared)."""
         panels = [self._steps.get(i) for i in range(total + 1)]
         return {"texts": [p.text if p else "" for p in panels],
-                "knowns": [p.known if p else "" for p in panels],
-                "sequence_of": [p.sequence if p else 0 for p in panels],
-                "hub_of": [p.hub if p else 0 for p in panels]}
+                "knowns": [p.known if p else "" for p in panels]}
 
     def show_view(self, view: int, k: int, total: int) -> None:
         if view not in self._ready:
@@ -89,36 +88,58 @@ class Panels:
             wanted = range(max(0, k - AROUND), min(total, k + AROUND) + 1) \
                 if again is not None or any(i not in self._steps for i in near) else range(0)
         todo = sorted({*(again or ()), *(i for i in wanted if i not in self._steps)})
+        states = {i: self._state(i) for i in todo}
+        hubs = self._hubs(states) if HUB in self._ready else {}
         for i in todo:
-            self._draw(i)
+            self._draw(i, states[i], hubs.get(i))
         if todo and self._stacks is not None:  # one message per widget for the whole batch
             self._stacks[0].children, self._stacks[1].children = self.sequences, self.hubs
             with self._text.hold_sync():
                 for name, values in self.lists(total).items():
                     setattr(self._text, name, values)
 
-    def _draw(self, k: int) -> None:
-        """Compute step k's panels: its diagram in its own Output, its hub view shared by
-        the steps with the same exchange (each only once its view has been shown)."""
-        s = self._state(k)
-        if HUB in self._ready and s.hub not in self._hub_of:
-            self._hub_of[s.hub] = len(self.hubs)
-            self.hubs.append(self._child(len(self.hubs), (diagram_output(s.hub),)))
-        child = self._steps[k].sequence if k in self._steps else 0
+    def _draw(self, k: int, s: PlayerState, hub: Any) -> None:
+        """Step k's panels: its diagram in its own Output (once its view has been shown),
+        its hub drawing (`hub`, from `_hubs`), its two texts."""
+        old = self._steps.get(k)
+        sequence = old.sequence if old else None
         if SEQUENCE in self._ready:
             drawing = (diagram_output(s.mermaid),)
-            if child:
-                self.sequences[child].outputs = drawing  # sends nothing if unchanged
+            if sequence is not None:
+                sequence.outputs = drawing  # sends nothing if unchanged
             else:
-                child = len(self.sequences)
-                self.sequences.append(self._child(child, drawing))
-        hub = self._hub_of[s.hub] if HUB in self._ready else 0
-        self._steps[k] = Panel(child, hub, text_html(s), known_html(s))
+                sequence = self._child([k], drawing)
+                self.sequences.append(sequence)
+        self._steps[k] = Panel(sequence, hub, text_html(s), known_html(s))
 
-    def _child(self, index: int, outputs: tuple[dict, ...]) -> Any:
-        """A stack's child number `index`: an Output created with its drawing and class."""
-        return self._w.Output(layout=self._layout, outputs=outputs,
-                              _dom_classes=[f"harness-child-{index}"])
+    def _hubs(self, states: dict[int, PlayerState]) -> dict[int, Any]:
+        """The hub drawing of each of these steps: one Output per exchange, created with
+        the classes of all its steps (an update right after a creation may be lost)."""
+        steps: dict[str, list[int]] = {}
+        for k, s in states.items():
+            steps.setdefault(s.hub, []).append(k)
+        drawn = {}
+        for text, ks in steps.items():
+            hub = self._hub_of.get(text)
+            if hub is None:
+                hub = self._hub_of[text] = self._child(ks, (diagram_output(text),))
+                self.hubs.append(hub)
+            elif missing := [c for c in _classes(ks) if c not in hub._dom_classes]:
+                hub._dom_classes = (*hub._dom_classes, *missing)
+            for k in ks:  # in a live run, a step's exchange may change: the old one lets go
+                old = self._steps[k].hub if k in self._steps else None
+                if old is not None and old is not hub:
+                    old.remove_class(f"harness-step-{k}")
+                drawn[k] = hub
+        return drawn
+
+    def _child(self, steps: list[int], outputs: tuple[dict, ...]) -> Any:
+        """A stack's child: an Output created with its drawing and the classes of its steps."""
+        return self._w.Output(layout=self._layout, outputs=outputs, _dom_classes=_classes(steps))
+
+
+def _classes(steps: list[int]) -> list[str]:
+    return [f"harness-step-{k}" for k in steps]
 
 
 def _html_output(text: str) -> dict:

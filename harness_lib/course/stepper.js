@@ -3,8 +3,8 @@
 //   model's `value`, the view (0 sequence, 1 hub) its `view`.
 // - "text": follows the controls' model, in the browser: shows the current step's
 //   note and context bar, « Que sait le modèle ? » and the text version, from lists
-//   the kernel prepared once, and shows, by a style rule, the child of each diagram
-//   stack that draws the current step. So a step never waits for the kernel, and
+//   the kernel prepared once, and shows, by a style rule, the drawing of the
+//   current step. So a step never waits for the kernel, and
 //   « Lecture » goes on while the kernel is busy.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
 
@@ -132,16 +132,18 @@ function details(title, body) {
               [make("summary", { textContent: title }), body]);
 }
 
-// The style rule that shows, in the player of class `scope`, the current view and in
-// each diagram stack the child that draws the current step. stepper.css hides every
-// child of a stack; each child carries its index as a class (harness-child-i). A rule
-// rather than a widget message: a child that reaches the page after the step that
-// needs it is shown as soon as it arrives, whatever order the messages came in.
-function rule(scope, view, sequence, hub) {
-  const player = `.${scope}`, hidden = view === 0 ? "hub" : "sequence";
+// The style rule that shows, in the player of class `scope`, the current view and the
+// drawing of step k. stepper.css hides every child of a stack; each drawing carries the
+// steps it draws as classes (harness-step-k), the placeholder harness-pending. A rule
+// rather than a widget message: a drawing that reaches the page after the step that
+// needs it is shown as soon as it arrives, whatever order the messages came in; until
+// then (`:has`), the placeholder.
+function rule(scope, view, k) {
+  const player = `.${scope}`, hidden = view === 0 ? "hub" : "sequence", step = `harness-step-${k}`;
   return `${player} .harness-${hidden} { display: none !important; }\n`
-    + `${player} .harness-sequence > .harness-child-${sequence},\n`
-    + `${player} .harness-hub > .harness-child-${hub} { display: block !important; }`;
+    + `${player} .harness-stack > .${step},\n`
+    + `${player} .harness-stack:not(:has(> .${step})) > .harness-pending`
+    + ` { display: block !important; }`;
 }
 
 async function renderText({ model, el }) {
@@ -161,14 +163,12 @@ async function renderText({ model, el }) {
     text.innerHTML = model.get("texts")[k] || pending;
     known.innerHTML = model.get("knowns")[k] || pending;
     transcript.textContent = model.get("transcript");
-    // 0: the placeholder, for a step not prepared yet.
-    style.textContent = rule(model.get("scope"), controls.get("view"),
-                             model.get("sequence_of")[k] || 0, model.get("hub_of")[k] || 0);
+    style.textContent = rule(model.get("scope"), controls.get("view"), k);
     // For the browser test's failure message: how many steps the kernel has prepared.
     el.dataset.prepared = model.get("texts").filter(Boolean).length;
   }
   controls.on("change:value change:view", show);
-  model.on("change:texts change:knowns change:transcript change:sequence_of change:hub_of", show);
+  model.on("change:texts change:knowns change:transcript", show);
   show();
   return () => controls.off("change:value change:view", show);
 }

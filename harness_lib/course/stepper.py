@@ -50,15 +50,12 @@ def _stepper_class() -> type:
         captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
         part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
         # The "text" part: HTML per step ("" while not prepared), and the transcript;
-        # the player's controls, the player's own class (its style rules name it) and,
-        # per step, the child of each diagram stack (sequence, hub) that draws it.
+        # the player's controls, and the player's own class (its style rules name it).
         texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
         knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
         transcript = traitlets.Unicode().tag(sync=True)
         controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
         scope = traitlets.Unicode().tag(sync=True)
-        sequence_of = traitlets.List(traitlets.Int()).tag(sync=True)
-        hub_of = traitlets.List(traitlets.Int()).tag(sync=True)
 
         def __init__(self, **kwargs: Any) -> None:
             widgets.DOMWidget.__init__(self, **kwargs)  # the traits are already there
