@@ -46,7 +46,10 @@ VERBATIM = (
 _SKIP = re.compile(
     r"```.*?```"  # code fences (Mermaid included: its labels follow Mermaid's rules)
     r"|`[^`\n]*`"  # inline code
+    r"|<(code|pre)\b[^<>]*>.*?</\1>"  # code in HTML, with its tags
     r"|<[^<>\n]*>"  # HTML tags
+    r"|\{[^{}\n]*(?:\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}[^{}\n]*)*\}"  # {"json": …}, {field}
+    r"|\b(?:accTitle|accDescr|ctx):"  # Mermaid's keywords, and the course's annotation
     r"|\]\([^)\s]*\)"  # Markdown link targets
     r"|https?://\S+"  # URLs
     r"|\b\d{1,2}:\d{2}\b"  # times
@@ -54,7 +57,7 @@ _SKIP = re.compile(
     re.S,
 )
 # A space (or none) before the high punctuation, after a letter, a digit or a closing sign.
-_BEFORE = re.compile(r"(?<=[\w)\]*_»’'\"%€$\ue001])( ?)([;!?:])(?=\s|$|[)\]*_»\ue000\"])", re.M)
+_BEFORE = re.compile(r"(?<=[\w)\]}*_»’'\"%€$\ue001])( ?)([;!?:])(?=\s|$|[)\]*_»\ue000\"])", re.M)
 _QUOTES = re.compile(r"«( ?)(?=\S)|(?<=\S)( ?)»")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_]|\*\*)")  # l'outil, not 'x' nor a quote
 
@@ -97,22 +100,40 @@ def problems(text: str) -> list[str]:
     return found
 
 
-_FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b(?:le|la|les|des|du|une|est|pas|dans|pour)\b", re.I)
+_FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b[cdjlmnst]'[aeiouhéèêàô]"  # accents, l'outil
+                     r"|\b(?:le|la|les|un|une|des|du|de|et|ou|est|pas|dans|pour|sur|avec|sans)\b",
+                     re.I)
 
 
-def french_strings(path: Path) -> list[tuple[int, int, str]]:
-    """(first line, last line, text) of each French string of a Python module, docstrings left out.
+_REGEX_CALLS = {"compile", "sub", "subn", "search", "match", "fullmatch", "findall", "finditer",
+                "split"}
 
-    An f-string is read with each `{…}` replaced by `X`, as a learner would see it filled.
+
+def _is_code_argument(node: ast.AST) -> bool:
+    """Whether `node` is a call whose first argument is code: a regex, or the characters of strip."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.func, ast.Attribute):
+        return False
+    name, owner = node.func.attr, node.func.value
+    return name in {"strip", "lstrip", "rstrip"} or (
+        name in _REGEX_CALLS and isinstance(owner, ast.Name) and owner.id == "re")
+
+
+def _french_nodes(tree: ast.AST) -> list[tuple[ast.expr, str]]:
+    """Each French string node of a module with its text, docstrings left out.
+
+    An f-string is read with each `{…}` replaced by `X`, as a learner would see it filled;
+    its constant parts are not read again on their own.
     """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
+    skipped = {
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
         and node.body and isinstance(node.body[0], ast.Expr)
     }
-    found = []
+    skipped |= {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+                for v in node.values}
+    skipped |= {id(node.args[0]) for node in ast.walk(tree) if _is_code_argument(node)}
+    found: list[tuple[ast.expr, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             text = "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
@@ -120,30 +141,61 @@ def french_strings(path: Path) -> list[tuple[int, int, str]]:
             text = node.value
         else:
             continue
-        if id(node) not in docstrings and _FRENCH.search(text):
-            found.append((node.lineno, node.end_lineno or node.lineno, text))
+        if id(node) not in skipped and _FRENCH.search(text):
+            found.append((node, text))
     return found
 
 
-def fix_python(path: Path) -> int:
-    """Fix the French strings of a Python module in place; return how many changed.
+def french_strings(path: Path) -> list[tuple[int, int, str]]:
+    """(first line, last line, text) of each French string of a Python module, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(node.lineno, node.end_lineno or node.lineno, text)
+            for node, text in _french_nodes(tree)]
 
-    Works on the source text of each string literal, so quotes, escapes and the
-    `{…}` of f-strings stay as they were written.
+
+_FIELD = re.compile(r"\{(?:[^{}]|\{[^{}]*\})*\}")  # {…} of an f-string, {{…}} too
+
+
+def _fix_literal(literal: str) -> str:
+    """A string literal's source fixed, the `{…}` of an f-string (code) left as written."""
+    if not re.match(r"[a-zA-Z]*[fF]", literal):
+        return fix(literal)
+    fields: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        fields.append(match.group(0))
+        return f"\ue002{len(fields) - 1}\ue001"
+
+    fixed = fix(_FIELD.sub(hold, literal))
+    return re.sub("\ue002(\\d+)\ue001", lambda m: fields[int(m.group(1))], fixed)
+
+
+def fix_python(path: Path) -> int:
+    """Fix the French strings of a Python module in place; return how many literals changed.
+
+    Works on the source text of each string literal of a French string, so quotes, escapes
+    and the `{…}` of f-strings stay as they were written, and an English string on the same
+    line is left alone.
     """
     source = path.read_text(encoding="utf-8")
-    lines = {line for first, last, _ in french_strings(path) for line in range(first, last + 1)}
-    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     offsets = [0]
     for line in source.splitlines(keepends=True):
         offsets.append(offsets[-1] + len(line))
+
+    def at(row: int, col: int) -> int:  # ast columns are UTF-8 bytes, tokenize's characters
+        return offsets[row - 1] + col
+
+    line_of = source.splitlines(keepends=True)
+    spans = [(at(n.lineno, len(line_of[n.lineno - 1].encode()[: n.col_offset].decode())),
+              at(n.end_lineno or n.lineno,
+                 len(line_of[(n.end_lineno or n.lineno) - 1].encode()[: n.end_col_offset].decode())))
+             for n, text in _french_nodes(ast.parse(source)) if problems(text)]
     changed, out, last = 0, [], 0
-    for token in tokens:
-        if token.type != tokenize.STRING or token.start[0] not in lines:
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        start, end = at(*token.start), at(*token.end)
+        if token.type != tokenize.STRING or not any(a <= start and end <= b for a, b in spans):
             continue
-        start = offsets[token.start[0] - 1] + token.start[1]
-        end = offsets[token.end[0] - 1] + token.end[1]
-        fixed = fix(token.string)
+        fixed = _fix_literal(token.string)
         out += [source[last:start], fixed]
         last, changed = end, changed + (fixed != token.string)
     if changed:
