@@ -49,15 +49,19 @@ _SKIP = re.compile(
     r"|<(code|pre)\b[^<>]*>.*?</\1>"  # code in HTML, with its tags
     r"|<[^<>\n]*>"  # HTML tags
     r"|\{[^{}\n]*(?:\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}[^{}\n]*)*\}"  # {"json": …}, {field}
-    r"|\b(?:accTitle|accDescr|ctx):"  # Mermaid's keywords, and the course's annotation
+    r"|\b(?:accTitle|accDescr|ctx):|%%\s*\w+:"  # Mermaid's keywords, the course's annotations
+    r"|\b\w+\s*--?(?:>>|>|x|\))[+-]?\s*\w+:"  # a Mermaid arrow: H->>M: label
+    r"|&#?\w+;|#\d+;"  # HTML entities, Mermaid's escapes (#59; is a ;)
     r"|\]\([^)\s]*\)"  # Markdown link targets
     r"|https?://\S+"  # URLs
     r"|\b\d{1,2}:\d{2}\b"  # times
     r"|" + "|".join(re.escape(v) for v in VERBATIM),
     re.S,
 )
-# A space (or none) before the high punctuation, after a letter, a digit or a closing sign.
-_BEFORE = re.compile(r"(?<=[\w)\]}*_»’'\"%€$\ue001])( ?)([;!?:])(?=\s|$|[)\]*_»\ue000\"])", re.M)
+# A space (or none) before the high punctuation, after a letter, a digit or a closing sign;
+# or a space at the start of a line (« " : " + why » goes on a sentence).
+_BEFORE = re.compile(r"(?:(?<=[\w)\]}*_»’'\"%€$\ue001])|^(?= ))( ?)([;!?:])"
+                     r"(?=\s|$|[)\]*_»\ue000\"])", re.M)
 _QUOTES = re.compile(r"«( ?)(?=\S)|(?<=\S)( ?)»")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_]|\*\*)")  # l'outil, not 'x' nor a quote
 
@@ -100,7 +104,19 @@ def problems(text: str) -> list[str]:
     return found
 
 
-_FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b[cdjlmnst]'[aeiouhéèêàô]"  # accents, l'outil
+# After a colon French goes on in lower case; names, acronyms and code keep their capitals.
+_CAPITAL = re.compile(r"(?<=\S)\s:\s+([A-ZÀ-Ý][^\W\d_]*)\b")
+NAMES = {"JupyterLab", "Python", "Mermaid", "Binder", "OpenRouter", "X"}  # X: an f-string's {…}
+
+
+def capitals_after_colon(text: str) -> list[str]:
+    """Each word that starts a sentence after a colon, as in « Arrêt : Le modèle… »."""
+    prose, _ = _masked(text)
+    return [m.group(1) for m in _CAPITAL.finditer(prose)
+            if m.group(1) not in NAMES and not m.group(1).isupper()]
+
+
+_FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b[cdjlmnst]'[aeiouhéèêàô]|(?:\w|^) [:;!?](?:\s|$)"  # a :
                      r"|\b(?:le|la|les|un|une|des|du|de|et|ou|est|pas|dans|pour|sur|avec|sans)\b",
                      re.I)
 
@@ -110,7 +126,7 @@ _REGEX_CALLS = {"compile", "sub", "subn", "search", "match", "fullmatch", "finda
 
 
 def _is_code_argument(node: ast.AST) -> bool:
-    """Whether `node` is a call whose first argument is code: a regex, or the characters of strip."""
+    """Whether `node` is a call whose first argument is code: a regex, or strip's characters."""
     if not isinstance(node, ast.Call) or not node.args or not isinstance(node.func, ast.Attribute):
         return False
     name, owner = node.func.attr, node.func.value
@@ -147,7 +163,7 @@ def _french_nodes(tree: ast.AST) -> list[tuple[ast.expr, str]]:
 
 
 def french_strings(path: Path) -> list[tuple[int, int, str]]:
-    """(first line, last line, text) of each French string of a Python module, docstrings left out."""
+    """(first line, last line, text) of each French string of a module, docstrings left out."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return [(node.lineno, node.end_lineno or node.lineno, text)
             for node, text in _french_nodes(tree)]
@@ -182,13 +198,15 @@ def fix_python(path: Path) -> int:
     for line in source.splitlines(keepends=True):
         offsets.append(offsets[-1] + len(line))
 
-    def at(row: int, col: int) -> int:  # ast columns are UTF-8 bytes, tokenize's characters
+    def at(row: int, col: int) -> int:  # tokenize's (row, column in characters) as an offset
         return offsets[row - 1] + col
 
-    line_of = source.splitlines(keepends=True)
-    spans = [(at(n.lineno, len(line_of[n.lineno - 1].encode()[: n.col_offset].decode())),
-              at(n.end_lineno or n.lineno,
-                 len(line_of[(n.end_lineno or n.lineno) - 1].encode()[: n.end_col_offset].decode())))
+    lines = source.splitlines(keepends=True)
+
+    def char(row: int, byte: int) -> int:  # ast's columns count UTF-8 bytes
+        return at(row, len(lines[row - 1].encode()[:byte].decode()))
+
+    spans = [(char(n.lineno, n.col_offset), char(n.end_lineno or n.lineno, n.end_col_offset or 0))
              for n, text in _french_nodes(ast.parse(source)) if problems(text)]
     changed, out, last = 0, [], 0
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
