@@ -123,7 +123,8 @@ def over_budget(rec: Recorder, limits: Limits) -> str | None:
     sent = rec.next_call_tokens
     if limits.max_tokens is not None and rec.spent_tokens + sent > limits.max_tokens:
         return (f"Arrêt : budget de {french_number(limits.max_tokens)} tokens atteint "
-                f"({rec.spent_tokens} déjà facturés, le prochain appel en enverrait {sent}).")
+                f"({french_number(rec.spent_tokens)} déjà facturés, le prochain appel en enverrait "
+                f"{french_number(sent)}).")
     next_cost = cost(rec.price, sent, 0)
     if limits.max_cost is not None and rec.spent_cost + next_cost > limits.max_cost:
         return (f"Arrêt : budget de {dollars(limits.max_cost)} atteint "

@@ -45,7 +45,7 @@ TEXTS: dict[str, tuple[str, str | None, str]] = {
                 "« {short} » ; seuls les lettres sans accent, chiffres, _ et - sont permis."),
     "too_long": ("Invalid '{path}': string too long. Expected a string with maximum length "
                  f"{MAX_CONTENT}, but got a string with length {{length}} instead.",
-                 "string_above_max_length", "{at} : {what} fait {length} caractères, plus "
+                 "string_above_max_length", "{at} : {what} fait {length_fr} caractères, plus "
                  f"que les {french_number(MAX_CONTENT)} que l’API accepte dans un message. "
                  "Coupez-le."),
     "part_type": ("Invalid value: '{value}'. Supported values are: 'text', 'image_url', "

@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import ApiError
 from .provider_texts import MAX_CONTENT, TEXTS
-from .text import shorten
+from .text import french_number, shorten
 
 ROLES = ("system", "assistant", "user", "function", "tool", "developer")
 _TEXT_ROLES = ("system", "developer", "user", "tool")  # these must carry a content
@@ -179,7 +179,8 @@ def _part_problems(i: int, k: int, part: object, role: str) -> list[Problem]:
 def _length(i: int, field: str, text: str, role: str) -> list[Problem]:
     if len(text) <= MAX_CONTENT:
         return []
-    return [problem("too_long", i, field, role, length=len(text))]
+    return [problem("too_long", i, field, role, length=len(text),
+                    length_fr=french_number(len(text)))]  # the API's English, our French
 
 
 def _name_problems(i: int, msg: dict[Any, Any], role: str) -> list[Problem]:
