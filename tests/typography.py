@@ -33,6 +33,7 @@ import json
 import re
 import sys
 import tokenize
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 NNBSP, NBSP = "\u202f", "\u00a0"
@@ -186,6 +187,21 @@ def _fix_literal(literal: str) -> str:
     return re.sub("\ue002(\\d+)\ue001", lambda m: fields[int(m.group(1))], fixed)
 
 
+def _literals(source: str, at: Callable[[int, int], int]) -> Iterator[tuple[int, int]]:
+    """(start, end) offsets of each string literal, an f-string whole (Python 3.12 splits it)."""
+    depth, start = 0, 0
+    fstring_start = getattr(tokenize, "FSTRING_START", None)
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.STRING and not depth:
+            yield at(*token.start), at(*token.end)
+        elif token.type == fstring_start:
+            depth, start = depth + 1, start if depth else at(*token.start)
+        elif token.type == getattr(tokenize, "FSTRING_END", None):
+            depth -= 1
+            if not depth:
+                yield start, at(*token.end)
+
+
 def fix_python(path: Path) -> int:
     """Fix the French strings of a Python module in place; return how many literals changed.
 
@@ -194,14 +210,13 @@ def fix_python(path: Path) -> int:
     line is left alone.
     """
     source = path.read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
     offsets = [0]
-    for line in source.splitlines(keepends=True):
+    for line in lines:
         offsets.append(offsets[-1] + len(line))
 
     def at(row: int, col: int) -> int:  # tokenize's (row, column in characters) as an offset
         return offsets[row - 1] + col
-
-    lines = source.splitlines(keepends=True)
 
     def char(row: int, byte: int) -> int:  # ast's columns count UTF-8 bytes
         return at(row, len(lines[row - 1].encode()[:byte].decode()))
@@ -209,13 +224,12 @@ def fix_python(path: Path) -> int:
     spans = [(char(n.lineno, n.col_offset), char(n.end_lineno or n.lineno, n.end_col_offset or 0))
              for n, text in _french_nodes(ast.parse(source)) if problems(text)]
     changed, out, last = 0, [], 0
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        start, end = at(*token.start), at(*token.end)
-        if token.type != tokenize.STRING or not any(a <= start and end <= b for a, b in spans):
-            continue
-        fixed = _fix_literal(token.string)
-        out += [source[last:start], fixed]
-        last, changed = end, changed + (fixed != token.string)
+    for start, end in _literals(source, at):
+        if any(a <= start and end <= b for a, b in spans):
+            literal = source[start:end]
+            fixed = _fix_literal(literal)
+            out += [source[last:start], fixed]
+            last, changed = end, changed + (fixed != literal)
     if changed:
         path.write_text("".join(out) + source[last:], encoding="utf-8")
     return changed
