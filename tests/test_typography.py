@@ -3,20 +3,15 @@ strings (rules in typography.py)."""
 
 from __future__ import annotations
 
+import doctest
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from typography import (
-    NBSP,
-    NNBSP,
-    VERBATIM,
-    capitals_after_colon,
-    fix,
-    fix_python,
-    french_strings,
-    markdown_cells,
-    problems,
-)
+import typography
+import typography_python
+from typography import NBSP, NNBSP, VERBATIM, capitals_after_colon, fix, markdown_cells, problems
+from typography_python import fix_python, french_strings
 
 ROOT = Path(__file__).parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -92,3 +87,8 @@ def test_the_library_check_finds_a_new_fault_and_only_that(tmp_path: Path) -> No
 ])
 def test_lower_case_after_a_colon_except_names_and_code(text: str, capitals: list[str]) -> None:
     assert capitals_after_colon(fix(text)) == capitals
+
+
+@pytest.mark.parametrize("module", [typography, typography_python], ids=lambda m: m.__name__)
+def test_the_checkers_own_examples_hold(module: ModuleType) -> None:
+    assert doctest.testmod(module).failed == 0
