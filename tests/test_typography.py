@@ -4,6 +4,7 @@ strings (rules in typography.py)."""
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -16,6 +17,7 @@ from typography_python import fix_python, french_strings
 ROOT = Path(__file__).parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 MODULES = sorted((ROOT / "harness_lib").rglob("*.py"))
+SCRIPTS = sorted((ROOT / "harness_lib").rglob("*.js"))  # the player's controls
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -92,3 +94,10 @@ def test_lower_case_after_a_colon_except_names_and_code(text: str, capitals: lis
 @pytest.mark.parametrize("module", [typography, typography_python], ids=lambda m: m.__name__)
 def test_the_checkers_own_examples_hold(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_player_script_strings_follow_french_typography(path: Path) -> None:
+    strings = re.findall(r'"((?:[^"\\\n]|\\.)*)"', path.read_text(encoding="utf-8"))
+    french = [text for text in strings if re.search("[éèêàùçôîœ«»’]", text)]  # not CSS
+    assert len(french) > 5 and [p for text in french for p in problems(text)] == []
