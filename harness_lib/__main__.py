@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         print(redact(f"Erreur : {err.explication}"), file=sys.stderr)
         return 2
     except OSError as err:  # a file that cannot be read or written (--out in a missing folder)
-        print(redact(f"Erreur : {err.filename or ''} : {err.strerror or err}"), file=sys.stderr)
+        print(redact(f"Erreur : {err.filename or ''} : {err.strerror or err}"), file=sys.stderr)
         return 2
 
 
@@ -49,11 +49,11 @@ def demo(name: str) -> int:
     print(f"# {incident.name} — {incident.title}\n")
     for event in incident.run.trace.events:
         print(describe(event))
-    print(f"\nMessage manquant : {incident.missing}")
-    print(f"Qui devait l'ajouter : {incident.who}")
+    print(f"\nMessage manquant : {incident.missing}")
+    print(f"Qui devait l’ajouter : {incident.who}")
     if incident.error is not None:
-        print(f"Erreur de l'API : {incident.error}\n→ {incident.error.explication}")
-    print(f"\nFin : {incident.run.message}")
+        print(f"Erreur de l’API : {incident.error}\n→ {incident.error.explication}")
+    print(f"\nFin : {incident.run.message}")
     return 0
 
 
@@ -67,25 +67,25 @@ def diagram(source: str, step: int | None, out: str | None) -> int:
         written = export_image(loaded, out, step=step)  # server: $MERMAID_INK_SERVER
     else:
         written = export_text(loaded, out, step)
-    print(f"Diagramme écrit : {written}")
+    print(f"Diagramme écrit : {written}")
     return 0
 
 
 def run_mission(args: argparse.Namespace) -> int:
     if not args.task.strip():
-        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
-                           "guillemets ce que l'agent doit faire.")
+        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
+                           "guillemets ce que l’agent doit faire.")
     trace_file = _trace_file(args.trace) if args.trace else None
     workspace = (
         Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
     )
     if not workspace.is_dir():
-        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
-                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
-                           " --workspace attend le dossier de travail de l'agent.")
+        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
+                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
+                           " --workspace attend le dossier de travail de l’agent.")
     model = MockModel() if args.mock else _real_model(args.model)
     limits = Limits(max_turns=args.max_turns)
-    print(f"Espace de travail : {workspace}")
+    print(f"Espace de travail : {workspace}")
 
     tools = workspace_tools(workspace)
     seen = Trace(system=system(SYSTEM_PROMPT))  # the CLI's own copy, to show messages[]
@@ -120,8 +120,8 @@ def _trace_file(path: str) -> Path:
     """Where --trace will write, checked before the run: a mission is not run for nothing."""
     target = Path(path).expanduser()
     if not target.parent.is_dir() or target.is_dir():
-        raise HarnessError(path, explication=f"--trace {path} : le dossier "
-                           f"{target.parent} n'existe pas, ou {target.name} est un dossier.")
+        raise HarnessError(path, explication=f"--trace {path} : le dossier "
+                           f"{target.parent} n’existe pas, ou {target.name} est un dossier.")
     return target
 
 
@@ -133,9 +133,9 @@ def save_trace(trace: Trace, target: Path) -> None:
         if redact(text) != text:  # a model or a tool quoted the key: never keep it on disk
             target.write_text(redact(text), encoding="utf-8")
     except OSError as err:
-        raise HarnessError(str(err), explication=f"impossible d'écrire la trace dans {target} "
+        raise HarnessError(str(err), explication=f"impossible d’écrire la trace dans {target} "
                            f"({err.strerror or err}).") from None
-    print(f"Trace enregistrée : {target} (le notebook 07 la rejoue dans le lecteur)")
+    print(f"Trace enregistrée : {target} (le notebook 07 la rejoue dans le lecteur)")
 
 
 def _real_model(name: str | None) -> Model:
@@ -157,16 +157,16 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd = sub.add_parser("run", help="lancer la boucle sur une mission")
     run_cmd.add_argument("task", metavar="MISSION", help="la mission, entre guillemets")
     run_cmd.add_argument(
-        "--debug", action="store_true", help="afficher chaque requête avant l'appel"
+        "--debug", action="store_true", help="afficher chaque requête avant l’appel"
     )
-    run_cmd.add_argument("--mock", action="store_true", help="modèle simulé : ni réseau ni clé")
+    run_cmd.add_argument("--mock", action="store_true", help="modèle simulé : ni réseau ni clé")
     run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
     run_cmd.add_argument("--max-turns", type=positive_int, default=MAX_TURNS,
                          help=f"limite de tours ({MAX_TURNS})")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
     run_cmd.add_argument("--trace", default=None, metavar="FICHIER.jsonl",
-                         help="enregistrer la trace de l'exécution, pour la rejouer")
-    _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d'un diagramme, ou son image"))
+                         help="enregistrer la trace de l’exécution, pour la rejouer")
+    _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d’un diagramme, ou son image"))
     return parser
 
 
@@ -187,7 +187,7 @@ def _diagram_parser(cmd: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         metavar="FICHIER",
-        help="écrire dans un .mmd (hors ligne), ou un .svg/.png : l'image "
+        help="écrire dans un .mmd (hors ligne), ou un .svg/.png : l’image "
         "demande le réseau (serveur mermaid.ink ou $MERMAID_INK_SERVER)",
     )
 

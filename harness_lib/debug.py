@@ -7,7 +7,7 @@ The API key never appears: headers are already redacted by the model, and
 
 >>> body = {"model": "mock", "messages": [{"role": "user", "content": "Bonjour"}], "tools": []}
 >>> print(format_request({"body": body}, turn=1, max_turns=3).splitlines()[-1])
-  [0] user : Bonjour
+  [0] user : Bonjour
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from .limits import MODEL_TIMEOUT, TOOL_TIMEOUT
 from .messages import read_call, valid_text
-from .text import one_line
+from .text import french_number, one_line
 
 KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY")
 
@@ -31,7 +31,7 @@ def shorten(text: str, limit: int = 300) -> str:
     flat = one_line(str(text))
     if len(flat) <= limit:
         return flat
-    return f"{flat[:limit]}… [{len(flat) - limit} caractères coupés]"
+    return f"{flat[:limit]}… [{french_number(len(flat) - limit)} caractères coupés]"
 
 
 def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
@@ -55,11 +55,12 @@ def format_request(
     tools, messages = body.get("tools") or [], body.get("messages") or []
     lines = [
         f"── Requête {turn} " + "─" * 40,
-        f"options : modèle={body.get('model')} · tour {turn}/{max_turns} · "
-        f"délai modèle {model_timeout:g} s · délai outil {tool_timeout:g} s",
+        f"options : modèle={body.get('model')} · tour {turn}/{max_turns} · "
+        f"délai modèle {french_number(model_timeout)} s · "
+        f"délai outil {french_number(tool_timeout)} s",
     ]
     if request.get("url"):
-        lines.append(f"url : {request['url']}")
+        lines.append(f"url : {request['url']}")
     lines.append(f"outils ({len(tools)}) :")
     lines += [f"  - {_tool_line(t)}" for t in tools]
     lines.append(f"messages ({len(messages)}) :")
@@ -97,5 +98,5 @@ def _message_line(message: Any, limit: int) -> str:
     content = message.get("content")
     text = shorten(content if isinstance(content, str) else json.dumps(content, default=repr),
                    limit)
-    return f"{role}{head} : {text}" + (f" · tool_calls : {'; '.join(calls)}" if calls else "")
+    return f"{role}{head} : {text}" + (f" · tool_calls : {'; '.join(calls)}" if calls else "")
 

@@ -14,12 +14,14 @@ Each error carries `explication`, a short French text for learners.
 >>> err = ApiError(400, "Invalid value for 'content': expected a string, got null.",
 ...                explication="Un message assistant sans tool_calls doit avoir un texte.")
 >>> err.status, str(err)
-(400, "HTTP 400 : Invalid value for 'content': expected a string, got null.")
+(400, "HTTP 400\\xa0: Invalid value for 'content': expected a string, got null.")
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from .text import french_number
 
 
 class HarnessError(Exception):
@@ -64,7 +66,7 @@ class ApiError(HarnessError):
 
     def __str__(self) -> str:
         prefix = f"HTTP {self.status}" if self.status is not None else "Pas de réponse"
-        return f"{prefix} : {self.message}"
+        return f"{prefix} : {self.message}"
 
 
 class ModelTimeout(ApiError):
@@ -74,7 +76,8 @@ class ModelTimeout(ApiError):
         super().__init__(
             None,
             f"no response within {timeout:g} s",
-            explication=f"Le modèle n'a pas répondu en {timeout:g} s : l'appel est abandonné.",
+            explication=f"Le modèle n’a pas répondu en {french_number(timeout)} s : "
+                        "l’appel est abandonné.",
         )
         self.timeout = timeout
 

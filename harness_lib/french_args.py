@@ -8,11 +8,11 @@ traceback. `positive_int` is the type of an option that counts something (turns)
 >>> parser = FrenchArgumentParser(prog="harness")
 >>> _ = parser.add_argument("--max-turns", type=positive_int)
 >>> french("argument --max-turns: invalid int value: 'abc'")
-"argument --max-turns : valeur invalide : 'abc'"
+"argument --max-turns\\xa0: valeur invalide\\xa0: 'abc'"
 >>> positive_int("0")
 Traceback (most recent call last):
     ...
-argparse.ArgumentTypeError: un entier ≥ 1 est attendu, pas « 0 »
+argparse.ArgumentTypeError: un entier ≥ 1 est attendu, pas « 0 »
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ from typing import Any, NoReturn
 
 # argparse's English texts (Python 3.10 to 3.13) and ours, applied in order.
 TRANSLATIONS: tuple[tuple[str, str], ...] = (
-    (r"^usage: ", "utilisation : "),
-    (r"\npositional arguments:\n", "\narguments :\n"),
-    (r"\n(?:options|optional arguments):\n", "\noptions :\n"),
-    (r"the following arguments are required: ", "arguments obligatoires manquants : "),
-    (r"invalid choice: (.*) \(choose from (.*)\)", r"choix invalide : \1 (possibles : \2)"),
-    (r"invalid \w+ value: ", "valeur invalide : "),
-    (r"unrecognized arguments: ", "arguments inconnus : "),
+    (r"^usage: ", "utilisation : "),
+    (r"\npositional arguments:\n", "\narguments :\n"),
+    (r"\n(?:options|optional arguments):\n", "\noptions :\n"),
+    (r"the following arguments are required: ", "arguments obligatoires manquants : "),
+    (r"invalid choice: (.*) \(choose from (.*)\)", r"choix invalide : \1 (possibles : \2)"),
+    (r"invalid \w+ value: ", "valeur invalide : "),
+    (r"unrecognized arguments: ", "arguments inconnus : "),
     (r"expected one argument", "une valeur est attendue"),
-    (r"ambiguous option: (\S+) could match ", r"option ambiguë : \1 peut désigner "),
-    (r"^argument (\S+): ", r"argument \1 : "),
+    (r"ambiguous option: (\S+) could match ", r"option ambiguë : \1 peut désigner "),
+    (r"^argument (\S+): ", r"argument \1 : "),
 )
 
 
@@ -51,7 +51,7 @@ def positive_int(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"un entier ≥ 1 est attendu, pas « {text} »")
+        raise argparse.ArgumentTypeError(f"un entier ≥ 1 est attendu, pas « {text} »")
     return value
 
 
@@ -71,4 +71,4 @@ class FrenchArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog} : erreur : {french(message)}\n")
+        self.exit(2, f"{self.prog} : erreur : {french(message)}\n")

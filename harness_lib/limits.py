@@ -46,7 +46,7 @@ class Limits:
         )
         for name, ok, rule in checks:
             if not ok:
-                raise ValueError(f"Limits : {name} doit être {rule}, pas {getattr(self, name)!r}")
+                raise ValueError(f"Limits : {name} doit être {rule}, pas {getattr(self, name)!r}")
 
 
 def _number(value: object) -> bool:

@@ -24,13 +24,13 @@ from .messages import ToolCall, read_call, system
 from .models.model import Completion, Model, cost
 from .policy import DEFAULT_POLICY, Approver, Decision, Policy, check_permission
 from .recorder import Recorder
-from .text import dollars
+from .text import after_colon, dollars, french_number
 from .tools import Observation, Tool, run_tool
 from .trace import Event, Run, StopReason
 
 SYSTEM_PROMPT = (
     "Tu es un agent. Tu peux utiliser des outils pour lire, lister et modifier les fichiers "
-    "de l'espace de travail et lancer des commandes. Réponds en français."
+    "de l’espace de travail et lancer des commandes. Réponds en français."
 )
 
 
@@ -56,9 +56,9 @@ def run(
             # CALL: the whole messages[] again, with the tools: the model remembers nothing.
             reply = model.complete(rec.messages, rec.schemas, timeout=limits.model_timeout)
         except ModelTimeout as err:
-            return rec.stop("timeout", f"Arrêt : {err.explication}")
+            return rec.stop("timeout", f"Arrêt : {after_colon(err.explication)}")
         except HarnessError as err:  # refused by the API, network down, no key...
-            return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
+            return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
         # RULE 1: the assistant message goes into messages[] as is, tool_calls included.
         rec.reply(reply)
         # EXIT: no tool request means the model has finished.
@@ -85,7 +85,7 @@ def act(rec: Recorder, call: ToolCall, tools: Sequence[Tool], policy: Policy,
     rec.tool_call(call)
     seen = run_tool(call, tools, timeout)
     if seen.timed_out:
-        rec.flag("timeout", f"Arrêt : l'outil {call.name} a dépassé {timeout:g} s.")
+        rec.flag("timeout", f"Arrêt : l’outil {call.name} a dépassé {french_number(timeout)} s.")
     return seen
 
 
@@ -95,25 +95,25 @@ def refusal(rec: Recorder, call: ToolCall, decision: Decision,
     if decision.verdict == "allow":
         return None
     if decision.verdict == "deny":
-        rec.flag("denied", f"Arrêt : action interdite ({decision.reason}).")
+        rec.flag("denied", f"Arrêt : action interdite ({decision.reason}).")
         why = decision.reason
     elif approver is None:  # "ask", and nobody to ask: the run stops after this turn
-        rec.flag("human", f"Arrêt : validation humaine nécessaire pour {call.name}.")
+        rec.flag("human", f"Arrêt : validation humaine nécessaire pour {call.name}.")
         why = f"validation humaine nécessaire ({decision.reason})"
     elif approver(call, decision):
         return None  # the human said yes
     else:
-        why = "la personne n'a pas autorisé cette action."
-    return Observation(f"Refusé : {why}", is_error=True)
+        why = "la personne n’a pas autorisé cette action."
+    return Observation(f"Refusé : {why}", is_error=True)
 
 
 def finish(rec: Recorder, reply: Completion) -> Run:
     """Check the final answer before returning it: a cut or withheld answer is not one."""
     if reply.finish_reason == "content_filter":  # the provider withheld the answer
-        return rec.stop("content_filter", "Arrêt : le fournisseur a bloqué la réponse "
-                        "(filtre de contenu) : reformulez la mission, ou changez de modèle.")
+        return rec.stop("content_filter", "Arrêt : le fournisseur a bloqué la réponse "
+                        "(filtre de contenu) : reformulez la mission, ou changez de modèle.")
     if reply.finish_reason == "length":
-        cut = "Arrêt : la réponse du modèle a été coupée (limite de longueur)."
+        cut = "Arrêt : la réponse du modèle a été coupée (limite de longueur)."
         return rec.stop("length", cut)
     return rec.answer(reply)
 
@@ -122,11 +122,12 @@ def over_budget(rec: Recorder, limits: Limits) -> str | None:
     """Why the next call would go over budget, or None. It resends the whole context."""
     sent = rec.next_call_tokens
     if limits.max_tokens is not None and rec.spent_tokens + sent > limits.max_tokens:
-        return (f"Arrêt : budget de {limits.max_tokens} tokens atteint "
-                f"({rec.spent_tokens} déjà facturés, le prochain appel en enverrait {sent}).")
+        return (f"Arrêt : budget de {french_number(limits.max_tokens)} tokens atteint "
+                f"({french_number(rec.spent_tokens)} déjà facturés, le prochain appel en enverrait "
+                f"{french_number(sent)}).")
     next_cost = cost(rec.price, sent, 0)
     if limits.max_cost is not None and rec.spent_cost + next_cost > limits.max_cost:
-        return (f"Arrêt : budget de {dollars(limits.max_cost)} atteint "
+        return (f"Arrêt : budget de {dollars(limits.max_cost)} atteint "
                 f"({dollars(rec.spent_cost)} déjà dépensé).")
     return None
 
@@ -136,5 +137,5 @@ def stop_after_turn(rec: Recorder, limits: Limits) -> tuple[StopReason, str] | N
     if rec.flags:  # an action denied, a human needed, a tool out of time
         return rec.flags[0]
     if rec.failures >= limits.max_failures:
-        return "failures", f"Arrêt : {rec.failures} échecs d'outil d'affilée."
+        return "failures", f"Arrêt : {rec.failures} échecs d’outil d’affilée."
     return None

@@ -197,7 +197,7 @@ def _pairing_problems(messages: list[Any]) -> list[Problem]:
             continue
         problems += _unanswered(turn)  # any other message closes the assistant's turn
         shown = f" (role {rules.short(role)})" if isinstance(role, str) else ""
-        turn, before = None, f"le message {i}{shown} qui le précède n'a pas de tool_calls"
+        turn, before = None, f"le message {i}{shown} qui le précède n’a pas de tool_calls"
         if role == "assistant":
             problems += _assistant_problems(i, msg)
             turn = _open_turn(i, msg.get("tool_calls"))

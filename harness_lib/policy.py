@@ -13,7 +13,7 @@ dangers, not a sandbox: a determined command can always be written another way
 >>> decision.verdict
 'deny'
 >>> print(decision.reason)
-bash : la commande enfreint la règle « élévation de privilèges (sudo, su) »
+bash : la commande enfreint la règle « élévation de privilèges (sudo, su) »
 >>> check_permission(ToolCall("edit_file", {}), STRICT_POLICY).verdict
 'ask'
 """
@@ -28,6 +28,7 @@ from typing import Literal
 
 from .command_line import simple_commands
 from .messages import ToolCall
+from .text import french_number
 
 SHELL_TOOL = "bash"  # the tool whose `command` argument the rules look at
 # Characters: longer commands are refused unread. shlex builds a word by adding one
@@ -60,7 +61,7 @@ class Rule:
             try:
                 compiled.append(re.compile(part).fullmatch)
             except (re.error, OverflowError, RecursionError, TypeError) as err:
-                raise ValueError(f"règle « {self.reason} » : {part!r} n'est pas une "
+                raise ValueError(f"règle « {self.reason} » : {part!r} n’est pas une "
                                  f"expression régulière valide ({err})") from None
         object.__setattr__(self, "_match", compiled)
 
@@ -87,7 +88,7 @@ DANGEROUS_COMMANDS: tuple[Rule, ...] = (
     Rule("arrêt de la machine", r"systemctl|init|telinit", r"reboot|poweroff|halt|0|6"),
     Rule("bombe fork", r"\(\)"),
     # A child can read its parent's environment, API key included (see docs/reliability.md).
-    Rule("lecture de l'environnement d'un processus (/proc/…/environ)", r".*",
+    Rule("lecture de l’environnement d’un processus (/proc/…/environ)", r".*",
          r"/proc/.*environ"),
 )
 
@@ -118,7 +119,7 @@ class Policy:
                 rule = Rule(*rule)
             if not isinstance(rule, Rule):
                 raise ValueError("deny_commands attend des règles Rule(raison, programme, "
-                                 f"argument) : {rule!r}")
+                                 f"argument) : {rule!r}")
             rules.append(rule)
         object.__setattr__(self, "deny_commands", tuple(rules))
 
@@ -133,29 +134,30 @@ def check_permission(call: ToolCall, policy: Policy) -> Decision:
     """allow, ask or deny this tool call. Never raises: a malformed call is denied."""
     name, arguments = call.name, call.arguments
     if name is None:
-        return Decision("deny", "appel d'outil mal formé (pas de nom d'outil) : rien n'est exécuté")
+        return Decision("deny", "appel d’outil mal formé (pas de nom d’outil) : rien n’est exécuté")
     if name in policy.deny_tools:
-        return Decision("deny", f"{name} : outil interdit par la politique (deny_tools)")
+        return Decision("deny", f"{name} : outil interdit par la politique (deny_tools)")
     if name == SHELL_TOOL:
         broken = _broken_rule(arguments, policy)
         if broken:
-            return Decision("deny", f"{name} : {broken}")
+            return Decision("deny", f"{name} : {broken}")
     if name in policy.ask:
-        return Decision("ask", f"{name} : validation humaine demandée par la politique (ask)")
+        return Decision("ask", f"{name} : validation humaine demandée par la politique (ask)")
     if name in policy.allow:
-        return Decision("allow", f"{name} : autorisé par la politique (allow)")
-    return Decision("deny", f"{name} : ni dans allow ni dans ask, refusé par défaut")
+        return Decision("allow", f"{name} : autorisé par la politique (allow)")
+    return Decision("deny", f"{name} : ni dans allow ni dans ask, refusé par défaut")
 
 
 def _broken_rule(arguments: object, policy: Policy) -> str | None:
     """Why the shell command is denied, or None when no rule matches."""
     command = arguments.get("command") if isinstance(arguments, dict) else None
     if not isinstance(command, str):
-        return "commande illisible (arguments mal formés) : impossible de la vérifier"
+        return "commande illisible (arguments mal formés) : impossible de la vérifier"
     if not policy.deny_commands:
         return None
     if len(command) > MAX_COMMAND:
-        return (f"commande trop longue ({len(command)} caractères, maximum {MAX_COMMAND}) : "
+        return (f"commande trop longue ({french_number(len(command))} caractères, "
+                f"maximum {french_number(MAX_COMMAND)}) : "
                 "refusée sans être lue. Écrivez plutôt un script (edit_file), puis lancez-le")
     try:
         commands = simple_commands(command)
@@ -164,7 +166,7 @@ def _broken_rule(arguments: object, policy: Policy) -> str | None:
     for words in commands:
         for rule in policy.deny_commands:
             if rule.matches(words):
-                return f"la commande enfreint la règle « {rule.reason} »"
+                return f"la commande enfreint la règle « {rule.reason} »"
     return None
 
 
@@ -186,10 +188,10 @@ def cli_approver(call: ToolCall, decision: Decision) -> bool:
     # json.dumps escapes newlines and control characters: the human sees the whole command.
     readable = call.arguments if call.arguments is not None else call.text
     shown = json.dumps(readable, ensure_ascii=False, default=repr)
-    print(f"L'agent veut appeler {call.name or '?'} avec {shown}")
-    print(f"Raison : {decision.reason}")
+    print(f"L’agent veut appeler {call.name or '?'} avec {shown}")
+    print(f"Raison : {decision.reason}")
     try:
-        answer = input("Autoriser ? [o/N] ")
+        answer = input("Autoriser ? [o/N] ")
     except (EOFError, UnicodeDecodeError):  # nobody at the keyboard, or bytes it cannot read
         return False
     return answer.strip().lower() in {"o", "oui"}

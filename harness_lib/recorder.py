@@ -50,11 +50,11 @@ class Recorder:
     # --- One method per arrow of the diagram. ---
 
     def task(self, task: str) -> None:
-        self._add("task", f"Mission : {task}", user(task))
+        self._add("task", f"Mission : {task}", user(task))
 
     def request(self, turn: int, sent: str = "messages[] + outils") -> None:
         self.turn = turn
-        self._add("request", f"Appel {turn} : {sent}", data={"turn": turn})
+        self._add("request", f"Appel {turn} : {sent}", data={"turn": turn})
 
     def reply(self, reply: Completion) -> None:
         """The assistant message, as it came (tool_calls included), and its cost."""
@@ -63,13 +63,13 @@ class Recorder:
         self._bill(reply)
 
     def permission(self, call: ToolCall, decision: Decision) -> None:
-        self._add("permission", f"Contrôle de permission : {decision.verdict}",
+        self._add("permission", f"Contrôle de permission : {decision.verdict}",
                   data={"verdict": decision.verdict, "reason": decision.reason, "id": call.id})
 
     def tool_call(self, call: ToolCall, message: Message | None = None, note: str = "") -> None:
         """The harness runs a tool. `message`: the assistant message of a call the harness
         decided itself (a fixed pipeline), so that its result answers a request."""
-        self._add("tool_call", call.label + (f" : {note}" if note else ""), message,
+        self._add("tool_call", call.label + (f" : {note}" if note else ""), message,
                   {"tool": call.name, "id": call.id})
 
     def tool_result(self, call: ToolCall, seen: Observation) -> None:
@@ -122,7 +122,7 @@ class Recorder:
             try:
                 self.on_event(event)
             except Exception as err:  # a broken listener (a widget) must not lose the run
-                warnings.warn(f"on_event a échoué : {err!r}", RuntimeWarning, stacklevel=3)
+                warnings.warn(f"on_event a échoué : {err!r}", RuntimeWarning, stacklevel=3)
 
 
 def reply_label(reply: Completion) -> str:

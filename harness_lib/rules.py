@@ -9,7 +9,7 @@ word for word, plus an `explication` in French for learners.
 >>> found.param, found.code
 ('messages[2].role', 'invalid_value')
 >>> print(found.explication[:48])
-Message 2 : role vaut « robot », un rôle qui n'e
+Message 2 : role vaut « robot », un rôle qui n’e
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import ApiError
 from .provider_texts import MAX_CONTENT, TEXTS
-from .text import shorten
+from .text import french_number, shorten
 
 ROLES = ("system", "assistant", "user", "function", "tool", "developer")
 _TEXT_ROLES = ("system", "developer", "user", "tool")  # these must carry a content
@@ -45,7 +45,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = "messages" if self.index is None else f"messages[{self.index}]"
-        return f"{where}{'.' if self.field else ''}{self.field} : {self.explication}"
+        return f"{where}{'.' if self.field else ''}{self.field} : {self.explication}"
 
     def as_api_error(self) -> ApiError:
         error = {"message": self.message, "type": "invalid_request_error",
@@ -53,12 +53,12 @@ class Problem:
         return ApiError(400, self.message, explication=self.explication, body={"error": error})
 
 
-_CALL_SHAPE = " Une demande d'outil s'écrit {id, type: \"function\", function: {name, arguments}}."
+_CALL_SHAPE = " Une demande d’outil s’écrit {id, type: \"function\", function: {name, arguments}}."
 _HINTS = {
     "": " Par exemple {\"role\": \"user\", \"content\": \"Bonjour\"}.",
-    "role": " Il dit qui parle : system, user, assistant ou tool.",
+    "role": " Il dit qui parle : system, user, assistant ou tool.",
     "content": " Chaque message porte un texte, même vide.",
-    "arguments": " Les arguments sont du JSON écrit dans une chaîne : json.dumps(...).",
+    "arguments": " Les arguments sont du JSON écrit dans une chaîne : json.dumps(...).",
 }
 _KINDS: tuple[tuple[type | tuple[type, ...], str, str], ...] = (  # bool first: True is an int
     (bool, "a boolean", "un booléen"), (int, "an integer", "un entier"),
@@ -67,7 +67,7 @@ _KINDS: tuple[tuple[type | tuple[type, ...], str, str], ...] = (  # bool first: 
 )
 _CONTENT = "one of a string or array of objects"
 _EXPECTED_FR = {_CONTENT: "un texte (str) ou une liste de parties", "an array of objects":
-                "une liste de demandes d'outil", "a string": "une chaîne (str)",
+                "une liste de demandes d’outil", "a string": "une chaîne (str)",
                 "an object": "un objet (dict)"}
 
 
@@ -179,7 +179,8 @@ def _part_problems(i: int, k: int, part: object, role: str) -> list[Problem]:
 def _length(i: int, field: str, text: str, role: str) -> list[Problem]:
     if len(text) <= MAX_CONTENT:
         return []
-    return [problem("too_long", i, field, role, length=len(text))]
+    return [problem("too_long", i, field, role, length=len(text),
+                    length_fr=french_number(len(text)))]  # the API's English, our French
 
 
 def _name_problems(i: int, msg: dict[Any, Any], role: str) -> list[Problem]:

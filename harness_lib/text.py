@@ -1,4 +1,4 @@
-"""Text shown to people: one line, and short enough to read at a glance.
+"""Text shown to people: one line, short enough to read at a glance, numbers the French way.
 
 Labels, explanations and terminal lines all need the same two things: a text
 on one line (a line break would break a diagram's arrow or the CLI's layout,
@@ -34,11 +34,48 @@ def shorten(text: str, limit: int = LABEL_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+NNBSP = "\u202f"  # narrow no-break space: French thousands separator, and before ; ! ?
+
+
+def french_number(value: object, digits: int | None = None) -> str:
+    """`value` as French writes it: a decimal comma, thousands set apart by a narrow no-break space.
+
+    `digits` fixes the decimals; without it, up to 6 are kept and trailing zeros dropped.
+    What is not a number (an odd `usage` field from an API) is shown as it is.
+
+    >>> french_number(36000), french_number(0.3), french_number(-1234.5), french_number(2.5, 2)
+    ('36\u202f000', '0,3', '-1\u202f234,5', '2,50')
+    >>> french_number(None)
+    'None'
+    """
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return str(value)
+    text = f"{value:_.{6 if digits is None else digits}f}"
+    if digits is None and "." in text:  # 120.000000 -> 120, 0.300000 -> 0.3
+        text = text.rstrip("0").rstrip(".")
+    return text.replace("_", NNBSP).replace(".", ",")
+
+
 def dollars(amount: float) -> str:
     """An amount of dollars in French, in words: « 0,15 $ … 0,60 $ » is read as maths by Markdown.
 
     >>> dollars(0.0003), dollars(0.000412), dollars(2.5)
     ('0,0003 dollar', '0,000412 dollar', '2,5 dollars')
     """
-    digits = f"{amount:.6f}".rstrip("0").rstrip(".") or "0"
-    return digits.replace(".", ",") + (" dollars" if abs(amount) >= 2 else " dollar")
+    return french_number(amount) + (" dollars" if abs(amount) >= 2 else " dollar")
+
+
+# Names that keep their capital after a colon (acronyms and CamelCase keep it anyway).
+NAMES = frozenset({"Python", "Mermaid", "Jupyter", "Binder", "Anthropic", "OpenAI", "Chromium"})
+
+
+def after_colon(text: str) -> str:
+    """`text` made to follow a colon: French goes on in lower case, names and codes keep theirs.
+
+    >>> after_colon("Le modèle a répondu."), after_colon("HTTP 429"), after_colon("OpenRouter")
+    ('le modèle a répondu.', 'HTTP 429', 'OpenRouter')
+    """
+    word = text.split(" ", 1)[0]
+    if word in NAMES or any(c.isupper() for c in word[1:]):  # Python, HTTP, JupyterLab
+        return text
+    return text[:1].lower() + text[1:]

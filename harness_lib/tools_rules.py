@@ -18,7 +18,7 @@ from typing import Any
 from .errors import ApiError
 from .rules import NAME, got, short
 
-SHAPE = ('Une définition d\'outil s\'écrit {"type": "function", "function": {"name": ..., '
+SHAPE = ('Une définition d’outil s’écrit {"type": "function", "function": {"name": ..., '
          '"description": ..., "parameters": {...}}}.')
 
 
@@ -40,14 +40,14 @@ def _tool_error(path: str, tool: object) -> ApiError | None:
         if field not in tool:
             return _error(f"Missing required parameter: '{path}.{field}'.",
                           "missing_required_parameter", f"{path}.{field}",
-                          f"{path} : il manque le champ {field}.")
+                          f"{path} : il manque le champ {field}.")
         if not isinstance(tool[field], kind):
             expected = "an object" if kind is dict else "a string"
             return _type(f"{path}.{field}", tool[field], expected, french)
     if tool["type"] not in ("function", "custom"):
         return _error(f"Invalid value: '{tool['type']}'. Supported values are: 'function' and "
                       "'custom'.", "invalid_value", f"{path}.type",
-                      f"{path}.type vaut « {short(tool['type'])} » : ici, « function ».")
+                      f"{path}.type vaut « {short(tool['type'])} » : ici, « function ».")
     return _function_error(f"{path}.function", tool["function"])
 
 
@@ -56,13 +56,13 @@ def _function_error(path: str, function: dict[str, Any]) -> ApiError | None:
     if "name" not in function:
         return _error(f"Missing required parameter: '{path}.name'.",
                       "missing_required_parameter", f"{path}.name",
-                      f"{path} : il manque le nom de l'outil (name).")
+                      f"{path} : il manque le nom de l’outil (name).")
     if not isinstance(name, str):
         return _type(f"{path}.name", name, "a string", "une chaîne")
     if not NAME.fullmatch(name):
         return _error(f"Invalid '{path}.name': string does not match pattern. Expected a string "
                       "that matches the pattern '^[a-zA-Z0-9_-]+$'.", "invalid_value",
-                      f"{path}.name", f"{path}.name vaut « {short(name)} » : seuls les lettres "
+                      f"{path}.name", f"{path}.name vaut « {short(name)} » : seuls les lettres "
                       "sans accent, chiffres, _ et - sont permis.")
     parameters = function.get("parameters", {})
     if not isinstance(parameters, dict):

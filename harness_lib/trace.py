@@ -66,7 +66,7 @@ def describe(event: Event) -> str:
     source, target = ARROWS[event.kind]
     # One line, only printable characters: a file's escape codes must not drive the terminal.
     text = " ".join("".join(c if c.isprintable() else " " for c in event.text).split())
-    return f"[tour {event.turn}] {source} → {target} : {shorten(text, 200)}"
+    return f"[tour {event.turn}] {source} → {target} : {shorten(text, 200)}"
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Event:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"type d'événement inconnu : {self.kind!r} (attendu : {KINDS})")
+            raise ValueError(f"type d’événement inconnu : {self.kind!r} (attendu : {KINDS})")
         self.text = valid_text(self.text)  # a label is shown and saved: never a lone surrogate
 
 
@@ -138,17 +138,17 @@ class Trace:
         try:
             text = content.decode("utf-8") if isinstance(content, bytes) else content
         except UnicodeDecodeError:
-            raise TraceError(f"{name} n'est pas un fichier texte (UTF-8) : une trace est faite "
+            raise TraceError(f"{name} n’est pas un fichier texte (UTF-8) : une trace est faite "
                              "de lignes JSON") from None
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if not lines:
-            raise TraceError(f"{name} est vide : une trace commence par une ligne d'en-tête")
+            raise TraceError(f"{name} est vide : une trace commence par une ligne d’en-tête")
         trace = cls(**_fields(*lines[0], _HEADER, ()))
         for number, line in lines[1:]:
             event = _fields(number, line, _EVENT, ("kind", "turn", "text"))
             if event["kind"] not in KINDS:
-                raise TraceError(f"ligne {number} : kind vaut {event['kind']!r}, qui n'est pas "
-                                 f"un type d'événement ({', '.join(KINDS)})")
+                raise TraceError(f"ligne {number} : kind vaut {event['kind']!r}, qui n’est pas "
+                                 f"un type d’événement ({', '.join(KINDS)})")
             trace.add(Event(**event))
         return trace
 
@@ -178,19 +178,19 @@ def _fields(number: int, line: str, types: dict[str, Any], required: tuple[str, 
     try:
         value = json.loads(line)
     except (ValueError, RecursionError) as err:
-        raise TraceError(f"ligne {number} : JSON illisible ({err})") from None
+        raise TraceError(f"ligne {number} : JSON illisible ({err})") from None
     if not isinstance(value, dict):
-        raise TraceError(f"ligne {number} : un objet JSON {{…}} est attendu")
+        raise TraceError(f"ligne {number} : un objet JSON {{…}} est attendu")
     for name in value:
         if name not in types:
-            raise TraceError(f"ligne {number} : champ inconnu {name!r} : ce n'est pas une trace "
-                             f"de harness_lib (attendu : {', '.join(types)})")
+            raise TraceError(f"ligne {number} : champ inconnu {name!r} : ce n’est pas une trace "
+                             f"de harness_lib (attendu : {', '.join(types)})")
     for name in required:
         if name not in value:
-            raise TraceError(f"ligne {number} : il manque le champ {name}")
+            raise TraceError(f"ligne {number} : il manque le champ {name}")
     for name, kind in types.items():
         if name in value and (not isinstance(value[name], kind) or isinstance(value[name], bool)):
-            raise TraceError(f"ligne {number} : {name} n'a pas le bon type "
+            raise TraceError(f"ligne {number} : {name} n’a pas le bon type "
                              f"({type(value[name]).__name__})")
     return value
 

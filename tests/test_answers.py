@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness_lib.course.answers import MultipleChoice, Numeric, Open, ShortText
-from harness_lib.course.french import normalise, number_fr, parse_number, typography
+from harness_lib.course.french import normalise, parse_number, typography
+from harness_lib.text import french_number
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 
@@ -28,14 +29,14 @@ def test_numbers_as_learners_type_them(typed: str | float, value: float) -> None
 
 @pytest.mark.parametrize("typed", ["", "   ", "deux", "tokens", "3-4", "1,2,3.4.5", "--1"])
 def test_what_is_not_a_number_is_said_in_french(typed: str) -> None:
-    with pytest.raises(ValueError, match="n'est pas un nombre : écrivez par exemple 36 000"):
+    with pytest.raises(ValueError, match="n’est pas un nombre : écrivez par exemple 36 000"):
         parse_number(typed)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(-10**12, 10**12) | st.decimals(-10**6, 10**6, places=4).map(float))
 def test_the_course_reads_back_what_it_writes(value: float) -> None:
-    assert parse_number(number_fr(value)) == pytest.approx(value)
+    assert parse_number(french_number(value)) == pytest.approx(value)
 
 
 @settings(max_examples=300, deadline=None)
@@ -44,12 +45,12 @@ def test_parsing_raises_nothing_but_a_french_value_error(typed: str) -> None:
     try:
         parse_number(typed)
     except ValueError as err:
-        assert "n'est pas un nombre" in str(err)
+        assert "n’est pas un nombre" in str(err)
 
 
-def test_number_fr_writes_the_french_way() -> None:
-    assert number_fr(234_000) == f"234{NNBSP}000"
-    assert (number_fr(0.0351), number_fr(-1.5), number_fr(7)) == ("0,0351", "-1,5", "7")
+def test_french_number_writes_the_french_way() -> None:
+    assert french_number(234_000) == f"234{NNBSP}000"
+    assert (french_number(0.0351), french_number(-1.5), french_number(7)) == ("0,0351", "-1,5", "7")
 
 
 @pytest.mark.parametrize(("typed", "meant"), [
@@ -72,8 +73,8 @@ def test_typography_spaces_french_punctuation_but_not_code() -> None:
 
 # --- the kinds of questions
 
-BILL = Numeric("Combien ?", 234_000, unit="tokens",
-               mistakes={432_000: "Chaque appel n'envoie pas le dernier contexte."},
+BILL = Numeric("Combien ?", 234_000, unit="tokens",
+               mistakes={432_000: "Chaque appel n’envoie pas le dernier contexte."},
                too_low="Additionnez les douze.", too_high="Les premiers envoient moins.",
                explanation="3 000 × 78.")
 
@@ -84,7 +85,7 @@ BILL = Numeric("Combien ?", 234_000, unit="tokens",
     ("200 000", False, ["Trop bas.", "Additionnez"]),
     ("300 000", False, ["Trop haut.", "moins"]),
     ("234,000", False, ["Trop bas.", "la virgule marque les décimales", "se lit 234"]),
-    ("beaucoup", None, ["n'est pas un nombre"]),
+    ("beaucoup", None, ["n’est pas un nombre"]),
 ])
 def test_numeric_grades_with_what_the_answer_reveals(typed: str, ok: bool | None,
                                                      words: list[str]) -> None:
@@ -94,31 +95,31 @@ def test_numeric_grades_with_what_the_answer_reveals(typed: str, ok: bool | None
 
 
 def test_numeric_tolerance_and_direction() -> None:
-    half = Numeric("La moitié ?", 0.5, tolerance=0.01, direction=False)
+    half = Numeric("La moitié ?", 0.5, tolerance=0.01, direction=False)
     assert half.grade("0,505").ok and half.grade(".5").ok and not half.grade("0,52").ok
-    assert half.grade("0,6").text == "Ce n'est pas ce nombre."
-    assert half.reveal() == "La réponse : 0,5."
+    assert half.grade("0,6").text == "Ce n’est pas ce nombre."
+    assert half.reveal() == "La réponse : 0,5."
 
 
 def test_a_wrong_answer_key_cannot_be_built() -> None:
     with pytest.raises(ValueError, match="erreur connue est dans la tolérance"):
         Numeric("?", 10, tolerance=1, mistakes={10.5: "non"})
     with pytest.raises(ValueError, match="clé de réponse fausse"):
-        ShortText("Quel rôle ?", [""])
+        ShortText("Quel rôle ?", [""])
     with pytest.raises(ValueError, match="un feedback par choix"):
         MultipleChoice("?", ["a", "b"], 2, ["x", "y"])
 
 
 def test_multiple_choice_gives_the_chosen_options_feedback_only() -> None:
-    q = MultipleChoice("Qui lit ?", ["Le modèle", "Le harness"], 1, ["Il demande.", "Oui."])
+    q = MultipleChoice("Qui lit ?", ["Le modèle", "Le harness"], 1, ["Il demande.", "Oui."])
     assert q.grade(0).ok is False and q.grade(0).text == "Il demande."
     assert q.grade(1).ok and q.grade(1).text == "Oui."
     assert q.grade(None).ok is None and q.grade(5).ok is None
-    assert q.reveal() == "La bonne réponse : « Le harness ». Oui."
+    assert q.reveal() == "La bonne réponse : « Le harness ». Oui."
 
 
 def test_short_text_variants_mistakes_and_escaping() -> None:
-    q = ShortText("Quel champ ?", ["tool_call_id", "tool call id"], feedback="Il relie.",
+    q = ShortText("Quel champ ?", ["tool_call_id", "tool call id"], feedback="Il relie.",
                   mistakes={"ID": "Le champ de la demande."})
     assert q.grade("Tool Call ID").ok and q.grade("« tool_call_id »").ok
     assert q.grade(" id ").text == "Le champ de la demande."
@@ -129,7 +130,7 @@ def test_short_text_variants_mistakes_and_escaping() -> None:
 
 
 def test_an_open_question_has_a_model_answer_and_no_grade() -> None:
-    q = Open("Que faites-vous ?", "<p>Relever la limite.</p>")
+    q = Open("Que faites-vous ?", "<p>Relever la limite.</p>")
     assert q.solution == "<p>Relever la limite.</p>" and not hasattr(q, "grade")
 
 

@@ -24,7 +24,7 @@ from harness_lib.policy import Decision
 
 ORIGINAL = (resources.files("harness_lib.course") / "data" / "workspaces" / "prix" / "price.py"
             ).read_text(encoding="utf-8")
-REFUSED = "Refusé : la personne n'a pas autorisé cette action."
+REFUSED = "Refusé : la personne n’a pas autorisé cette action."
 
 
 def _tests_pass(folder: object) -> bool:
@@ -66,14 +66,14 @@ def test_refuse_leaves_the_workspace_untouched() -> None:
 
 def test_pending_html_shows_every_character_escaped() -> None:
     call = tool_call("call_7", "bash", {"command": "echo <b>\nrm x\x1b[2K"})
-    page = pending_html(Pending(read_call(call), Decision("ask", "bash : validation <demandée>")))
+    page = pending_html(Pending(read_call(call), Decision("ask", "bash : validation <demandée>")))
     assert "&lt;b&gt;" in page and "<b>\n" not in page
     assert "echo &lt;b&gt;\nrm x\\x1b[2K" in page  # real line break, escape code written out
     assert "validation &lt;demandée&gt;" in page and "call_7" in page
 
 
 def test_outcome_html_says_what_the_human_chose() -> None:
-    assert "Vos décisions : edit_file refusé." in outcome_html(decide(False))
+    assert "Vos décisions : edit_file refusé." in outcome_html(decide(False))
     mixed = outcome_html(decide([True, False]))
     assert "edit_file autorisé, bash refusé" in mixed and "Refusé" in mixed
 
@@ -105,9 +105,9 @@ def test_widget_shows_and_decides_each_action_in_turn() -> None:
     yes.click()  # allows edit_file only: bash must now be shown, not run
     assert "Action 2" in current.value and "bash" in current.value
     assert "python -m unittest test_price" in current.value
-    assert "✔ autorisé : action 1" in history.value and result.value == ""
+    assert "✔ autorisé : action 1" in history.value and result.value == ""
     no.click()
-    assert "✘ refusé : action 2" in history.value and current.value == ""
+    assert "✘ refusé : action 2" in history.value and current.value == ""
     assert "edit_file autorisé, bash refusé" in result.value
     assert buttons.layout.display == "none"  # nothing left to decide
 

@@ -58,7 +58,7 @@ def requirement_lines() -> list[str]:
 def runtime_version() -> str:
     """'3.11' for a runtime.txt that says python-3.11."""
     runtime = (BINDER / "runtime.txt").read_text(encoding="utf-8").strip()
-    assert runtime.startswith("python-"), f"runtime.txt : {runtime!r} n'est pas python-X.Y"
+    assert runtime.startswith("python-"), f"runtime.txt : {runtime!r} n’est pas python-X.Y"
     return runtime.removeprefix("python-")
 
 
@@ -73,24 +73,24 @@ def test_requirements_txt_is_what_binder_reads() -> None:
 def test_requirements_install_this_repository_with_the_lab_extra() -> None:
     local = [line for line in requirement_lines()
              if re.match(r"(-e\s+|--editable[=\s]+)?\.\[", line)]
-    assert len(local) == 1, "binder/requirements.txt doit installer le dépôt : `-e .[lab]`"
+    assert len(local) == 1, "binder/requirements.txt doit installer le dépôt : `-e .[lab]`"
     extras = Requirement("harness_lib" + local[0].split(".", 1)[1]).extras
     assert "lab" in extras
     assert extras <= set(PYPROJECT["project"]["optional-dependencies"]), "extra inconnu"
     lab = [Requirement(r).name for r in PYPROJECT["project"]["optional-dependencies"]["lab"]]
-    assert "jupyterlab" in lab, "l'extra [lab] doit apporter JupyterLab (il dessine Mermaid)"
+    assert "jupyterlab" in lab, "l’extra [lab] doit apporter JupyterLab (il dessine Mermaid)"
 
 
 def test_runtime_python_is_one_the_package_supports() -> None:
     version = runtime_version()
-    assert len(Version(version).release) == 2, "runtime.txt : python-X.Y (X.Y exact)"
+    assert len(Version(version).release) == 2, "runtime.txt : python-X.Y (X.Y exact)"
     assert Version(version) in SpecifierSet(PYPROJECT["project"]["requires-python"])
 
 
 def test_the_badge_opens_the_start_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     found = re.search(r"mybinder\.org/v2/gh/[^)\s]*\?urlpath=lab/tree/([^)&\s]+)", readme)
-    assert found, "README.md : badge Binder avec urlpath=lab/tree/... attendu"
+    assert found, "README.md : badge Binder avec urlpath=lab/tree/... attendu"
     assert found[1] == "notebooks/00_bienvenue.ipynb"
     assert (ROOT / found[1]).is_file(), f"le badge ouvre {found[1]}, absent du dépôt"
 
@@ -100,8 +100,8 @@ def test_post_build_is_a_strict_bash_script() -> None:
     if not post_build.exists():
         pytest.skip("pas de binder/postBuild")
     lines = post_build.read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("#!/bin/bash"), "postBuild : ligne #! attendue"
-    assert "set -euo pipefail" in lines, "postBuild doit s'arrêter à la première erreur"
+    assert lines[0].startswith("#!/bin/bash"), "postBuild : ligne #! attendue"
+    assert "set -euo pipefail" in lines, "postBuild doit s’arrêter à la première erreur"
 
 
 # ---------------------------------------------------------------- Binder's build (slow)
@@ -136,7 +136,7 @@ def repository_files() -> list[str]:
     done = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
                           capture_output=True, check=False)
     if done.returncode:
-        pytest.skip("pas un dépôt git : impossible de savoir ce que Binder clonerait")
+        pytest.skip("pas un dépôt git : impossible de savoir ce que Binder clonerait")
     return [name for name in done.stdout.decode().split("\0") if name and (ROOT / name).is_file()]
 
 
@@ -173,7 +173,7 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     """Binder's build steps, in order, in a temporary folder (built once per module)."""
     why = index_reachable()
     if why:
-        pytest.skip(f"pas d'accès à l'index des paquets, build Binder non rejoué : {why}")
+        pytest.skip(f"pas d’accès à l’index des paquets, build Binder non rejoué : {why}")
     python = python_for(runtime_version())
     if python is None:
         pytest.skip(f"python{runtime_version()} (binder/runtime.txt) absent de cette machine")
@@ -194,7 +194,7 @@ def test_binder_installs_harness_lib_from_the_repository(binder_env: Env) -> Non
     code = "import harness_lib, ipywidgets, sys; print(sys.prefix); print(harness_lib.__file__)"
     out = run([str(binder_env.bin / "python"), "-c", code], binder_env.repo, binder_env.environ, 60)
     prefix, module = out.split()[-2:]
-    assert Path(prefix) == binder_env.bin.parent, "le python du venv n'est pas celui utilisé"
+    assert Path(prefix) == binder_env.bin.parent, "le python du venv n’est pas celui utilisé"
     # Editable: the package is the repository's own folder, which learners may edit.
     assert Path(module).is_relative_to(binder_env.repo / "harness_lib"), module
 
@@ -233,4 +233,4 @@ def test_binder_runs_the_notebook(binder_env: Env, name: str) -> None:
     # nbclient raises on the first error output, except in cells tagged raises-exception.
     out = run([str(binder_env.bin / "python"), "-c", RUNNER, f"notebooks/{name}"],
               binder_env.repo, binder_env.environ, 600)
-    assert f"KERNEL {binder_env.bin.parent}" in out, "le noyau n'a pas tourné dans le venv Binder"
+    assert f"KERNEL {binder_env.bin.parent}" in out, "le noyau n’a pas tourné dans le venv Binder"

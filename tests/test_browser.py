@@ -70,7 +70,7 @@ STATUS = ".harness-status"  # the HTML under the toggle that says which model an
 DIAGRAM = ".jp-RenderedMermaid img"
 PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's drawings (one shown at a time)
 MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
-MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
+MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
 
 # ---------------------------------------------------------------- the Lab server

@@ -128,7 +128,7 @@ def right_answer_words(name: str) -> list[str]:
     if isinstance(spec, MultipleChoice):
         return [plain(spec.choices[spec.correct]).rstrip("."),
                 plain(spec.feedback[spec.correct])[:40]]
-    return ["La réponse :", "La bonne réponse"]
+    return ["La réponse :", "La bonne réponse"]
 
 
 def kernel_quiet(notebook: Any) -> None:

@@ -160,11 +160,11 @@ def test_05_approval_shows_and_decides_each_action(open_notebook: Any) -> None:
     # Allowing edit_file did not allow bash: the command is shown, whole, and waits.
     sync_api.expect(panel).to_contain_text("Action 2 : validation humaine nécessaire")
     sync_api.expect(panel).to_contain_text("python -m unittest test_price")
-    sync_api.expect(panel).to_contain_text("✔ autorisé : action 1")
+    sync_api.expect(panel).to_contain_text("✔ autorisé : action 1")
     notebook.page.wait_for_function(IDLE)
     shots(notebook, panel, "05-action-2")
     panel.get_by_role("button", name="Refuser cette action").click()
-    sync_api.expect(panel).to_contain_text("Vos décisions : edit_file autorisé, bash refusé.")
+    sync_api.expect(panel).to_contain_text("Vos décisions : edit_file autorisé, bash refusé.")
     sync_api.expect(panel.get_by_role("button", name="Refuser cette action")).to_be_hidden()
     notebook.page.wait_for_function(IDLE)
     shots(notebook, panel, "05-fin")
@@ -176,10 +176,10 @@ EDITS = [
     ("01_deux_tours.ipynb", "mission = ", 'mission = "Lis notes.txt et résume le projet"',
      "3 appel(s) au modèle"),
     ("04_boucle_complete.ipynb", "proposes = ", 'proposes = ["read_file", "edit_file"]',
-     "Il me faudrait l'outil bash"),
+     "Il me faudrait l’outil bash"),
     ("05_conditions_arret.ipynb", "limites = Limits(max_turns=15",
      "limites = Limits(max_turns=2, max_tokens=None, max_failures=3, model_timeout=120.0,",
-     "✔ obtenez l'arrêt max_turns"),
+     "✔ obtenez l’arrêt max_turns"),
     ("06_react.ipynb", "think = True", "think = False", "dont 0 avec un raisonnement affiché"),
 ]
 
@@ -208,7 +208,7 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     assert failures(cells, notebook) == []
     last = notebook.cell(cell_index(cells, "# ✏️ Tour 3"))
     sync_api.expect(last).to_contain_text("✔ règle 2 : call_3")
-    sync_api.expect(last).to_contain_text("pas de demande d'outil", ignore_case=True)
+    sync_api.expect(last).to_contain_text("pas de demande d’outil", ignore_case=True)
     drawn = svg(last.locator(".jp-RenderedMermaid img"))
     assert all(f"[{i}] " in drawn for i in range(8)), "les huit messages de votre conversation"
     first = notebook.cell(cell_index(cells, "# ✏️ Tour 1"))
@@ -219,7 +219,7 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     rule_1 = next(li for li in source.splitlines() if "messages.append(reponse.message)" in li)
     index = cell_index(cells, "# ✏️ Tour 1")
     type_into(notebook, index, source.replace(rule_1 + "\n", ""))
-    sync_api.expect(first).to_contain_text("n'est pas dans messages[]")
+    sync_api.expect(first).to_contain_text("n’est pas dans messages[]")
     sync_api.expect(first).to_contain_text("preceeding")
     sync_api.expect(first).not_to_contain_text("Traceback")
     shots(notebook, first, "03-sans-regle-1")

@@ -67,7 +67,7 @@ def test_context_bar_groups_by_role_and_outlines_the_new_entries() -> None:
     html = context_bar(entries, added=1, scale=4740, budget=4000)
     assert html.count(ADDED_STYLE) == 1
     outlined = re.findall(r'<div title="([^"]*)"[^>]*' + re.escape(ADDED_STYLE), html)
-    assert outlined == ["tool : 1\u202f130 tokens — &lt;b&gt;fichier&lt;/b&gt;"]
+    assert outlined == ["tool : 1\u202f130 tokens — &lt;b&gt;fichier&lt;/b&gt;"]
     assert "&lt;b&gt;fichier" in html and "<b>fichier" not in html  # labels are escaped
     assert "2\u202f370" in html and "tool 1\u202f130" in html  # total and legend
     assert "left:84.388%" in html  # budget 4000 of 4740

@@ -50,7 +50,7 @@ def test_missing_demo_names_who_should_have_added_it(capsys):
     main(["demo", "missing-result"])
     out = capsys.readouterr().out
     assert (
-        "le message tool qui répond à call_1" in out and "juste après avoir exécuté l'outil" in out
+        "le message tool qui répond à call_1" in out and "juste après avoir exécuté l’outil" in out
     )
 
 
@@ -72,7 +72,7 @@ def test_run_mock_debug_readme(tmp_path):
 def test_run_mock_debug_price():
     done = cli("run", "--mock", "--debug", "Corrige formatPrice pour les montants négatifs")
     assert done.returncode == 0, done.stderr
-    assert "edit_file" in done.stdout and "Tests : OK" in done.stdout
+    assert "edit_file" in done.stdout and "Tests : OK" in done.stdout
 
 
 def test_run_max_turns_option():
@@ -150,19 +150,19 @@ def test_diagram_image_offline_is_a_french_error(tmp_path):
 # Bad input: a French message and exit code 2, never a traceback (argparse's own texts too).
 
 BAD_INPUT = {
-    "no-command": ((), "arguments obligatoires manquants : COMMANDE"),
-    "unknown-command": (("lance",), "choix invalide : 'lance'"),
-    "no-mission": (("run", "--mock"), "arguments obligatoires manquants : MISSION"),
+    "no-command": ((), "arguments obligatoires manquants : COMMANDE"),
+    "unknown-command": (("lance",), "choix invalide : 'lance'"),
+    "no-mission": (("run", "--mock"), "arguments obligatoires manquants : MISSION"),
     "max-turns-0": (("run", "--mock", "--max-turns", "0", "x"), "un entier ≥ 1 est attendu"),
-    "max-turns--1": (("run", "--mock", "--max-turns=-1", "x"), "pas « -1 »"),
-    "max-turns-abc": (("run", "--mock", "--max-turns", "abc", "x"), "pas « abc »"),
+    "max-turns--1": (("run", "--mock", "--max-turns=-1", "x"), "pas « -1 »"),
+    "max-turns-abc": (("run", "--mock", "--max-turns", "abc", "x"), "pas « abc »"),
     "max-turns-missing": (("run", "--mock", "x", "--max-turns"), "une valeur est attendue"),
-    "unknown-option": (("run", "--mock", "--vite", "x"), "arguments inconnus : --vite"),
+    "unknown-option": (("run", "--mock", "--vite", "x"), "arguments inconnus : --vite"),
     "empty-mission": (("run", "--mock", "  "), "La mission est vide"),
     "missing-workspace": (("run", "--mock", "--workspace", "/nulle/part", "x"), "n’existe pas"),
     "file-as-workspace": (("run", "--mock", "--workspace", __file__, "x"),
                           "n’est pas un dossier"),
-    "unknown-demo": (("demo", "panne"), "choix invalide : 'panne'"),
+    "unknown-demo": (("demo", "panne"), "choix invalide : 'panne'"),
     "step-0": (("diagram", "deux_tours", "--step", "0"), "un entier ≥ 1 est attendu"),
     "out-in-missing-folder": (("diagram", "deux_tours", "--out", "/nulle/part/d.mmd"),
                               "No such file"),
@@ -192,13 +192,13 @@ def test_a_malformed_trace_line_is_named_in_french(tmp_path, line):
     header = '{"system": null, "tools_tokens": 0, "tools": []}'
     (tmp_path / "t.jsonl").write_text(f"{header}\n{line}\n", encoding="utf-8")
     done = cli("diagram", str(tmp_path / "t.jsonl"))
-    assert done.returncode == 2 and "ligne 2 : " in done.stderr, done.stderr
+    assert done.returncode == 2 and "ligne 2 : " in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_help_is_in_french():
     done = cli("run", "--help")
-    assert done.returncode == 0 and done.stdout.startswith("utilisation : ")
+    assert done.returncode == 0 and done.stdout.startswith("utilisation : ")
     assert "afficher cette aide et quitter" in done.stdout and "show this help" not in done.stdout
 # `run --trace`: the run saved, to replay it in the player; never the key.
 
@@ -210,7 +210,7 @@ def test_run_trace_saves_a_replayable_run_without_the_key(tmp_path):
     done = cli("run", "--mock", "Lis README.md et résume le projet", "--trace", str(target),
                env={"OPENROUTER_API_KEY": KEY})
     assert done.returncode == 0, done.stderr
-    assert f"Trace enregistrée : {target}" in done.stdout
+    assert f"Trace enregistrée : {target}" in done.stdout
     trace = open_trace(target)
     assert [e.kind for e in trace.events][-1] == "answer"
     assert trace.messages[-1]["content"].startswith("Résumé")
@@ -220,4 +220,4 @@ def test_run_trace_saves_a_replayable_run_without_the_key(tmp_path):
 def test_run_trace_into_a_missing_folder_stops_before_the_mission(tmp_path):
     done = cli("run", "--mock", "Bonjour", "--trace", str(tmp_path / "absent" / "t.jsonl"))
     assert done.returncode == 2 and done.stderr.startswith("Erreur : --trace")
-    assert "n'existe pas" in done.stderr and "Espace de travail" not in done.stdout
+    assert "n’existe pas" in done.stderr and "Espace de travail" not in done.stdout

@@ -50,19 +50,19 @@ def test_an_accepted_conversation_is_drawn_with_the_reply() -> None:
     assert "Réponse du modèle" in verdict
     diagram = parse(mermaid)
     texts = [s.text for s in diagram.steps]
-    assert texts[:4] == ["[0] system : Tu es un agent. Tu peux utiliser des outils…",
-                         "[1] user : Lis README.md et résume le projet",
-                         '[2] assistant : tool_call call_1 : read_file("README.md")',
-                         "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un…"]
+    assert texts[:4] == ["[0] system : Tu es un agent. Tu peux utiliser des outils…",
+                         "[1] user : Lis README.md et résume le projet",
+                         '[2] assistant : tool_call call_1 : read_file("README.md")',
+                         "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un…"]
     assert all(len(text) <= LABEL for text in texts)  # short labels: a narrow diagram
-    assert texts[4] == "Appel : 4 messages + 4 outils" and texts[5].startswith("Réponse : ")
+    assert texts[4] == "Appel : 4 messages + 4 outils" and texts[5].startswith("Réponse : ")
     assert "rect" not in mermaid and "autonumber" not in mermaid  # nothing refused, [i] numbers
     assert "Ce que le modèle reçoit" in bar and "tools" in bar
 
 
 def test_the_bar_is_what_the_model_receives_tools_included() -> None:
     tools = default_tools()
-    diagram = conversation_diagram(asked(), tools, "Réponse : …")
+    diagram = conversation_diagram(asked(), tools, "Réponse : …")
     totals: dict[str, int] = {}
     for entry in sent_context(diagram):
         totals[entry.role] = totals.get(entry.role, 0) + entry.tokens
@@ -86,7 +86,7 @@ def test_a_refusal_marks_the_message_and_field_in_the_diagram_and_the_list(
     framed = mermaid.split("rect rgba(229, 57, 53, 0.18)")[1].split("  end")[0]
     assert f"[{index}] " in framed and f"✘ messages[{index}].{field}" in framed
     assert "--xH: HTTP 400" in mermaid
-    assert [s.text for s in parse(mermaid).steps][-1].startswith("HTTP 400 : ")
+    assert [s.text for s in parse(mermaid).steps][-1].startswith("HTTP 400 : ")
     # The list: the same message, written out, its field highlighted (or said missing).
     assert f"[{index}] ✘ <b>messages[{index}].{field}</b>" in verdict
     highlighted = verdict.split("<mark")[1].split("</mark>")[0]
@@ -95,9 +95,9 @@ def test_a_refusal_marks_the_message_and_field_in_the_diagram_and_the_list(
 
 def test_the_note_says_why_in_short() -> None:
     _, mermaid, _ = shown(asked()[:3])
-    assert "✘ messages[2].role : une demande sans résultat" in mermaid
+    assert "✘ messages[2].role : une demande sans résultat" in mermaid
     _, mermaid, _ = shown(asked()[:2] + asked()[3:])
-    assert "✘ messages[2].role : un résultat sans demande" in mermaid
+    assert "✘ messages[2].role : un résultat sans demande" in mermaid
 
 
 def test_a_refusal_from_a_real_provider_is_located_from_its_param() -> None:
@@ -161,10 +161,10 @@ def test_any_cell_shows_a_verdict_and_never_raises(messages: object) -> None:
 
 def test_mermaid_labels_that_could_break_the_diagram_are_escaped() -> None:
     messages = [{"role": "user", "content": "a ; b # c <script> %% ctx: tool 9 x\nd"}]
-    mermaid = mermaid_text(conversation_diagram(messages, [], "Réponse : ok"))
+    mermaid = mermaid_text(conversation_diagram(messages, [], "Réponse : ok"))
     line = next(li for li in mermaid.splitlines() if li.startswith("  U->>H"))
     assert " ; " not in line and " # " not in line and "<script>" not in line
-    assert parse(mermaid).steps[0].text.startswith("[0] user : a ; b # c")
+    assert parse(mermaid).steps[0].text.startswith("[0] user : a ; b # c")
 
 
 def test_the_list_of_a_refusal_is_escaped_and_cut() -> None:

@@ -28,7 +28,7 @@ def test_format_request_lists_everything():
     }
     text = format_request({"body": body}, turn=2, max_turns=15)
     assert "tour 2/15" in text and "read_file(path: string)" in text
-    assert "[0] user : " in text and "caractères coupés" in text and "x" * 400 not in text
+    assert "[0] user : " in text and "caractères coupés" in text and "x" * 400 not in text
 
 
 def test_redact_removes_keys(monkeypatch):

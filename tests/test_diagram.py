@@ -242,8 +242,8 @@ def test_any_label_gives_safe_mermaid_lines(d: Diagram) -> None:
 
 
 @pytest.mark.parametrize(("text", "line", "words"), [
-    ("sequenceDiagram\n  H->>M: a\n  %% ctx: usr 15 x", 3, "rôle inconnu « usr »"),
-    ("sequenceDiagram\n  H->>M: a\n  %% ctx: user quinze x", 3, "« quinze » n'est pas un nombre"),
+    ("sequenceDiagram\n  H->>M: a\n  %% ctx: usr 15 x", 3, "rôle inconnu « usr »"),
+    ("sequenceDiagram\n  H->>M: a\n  %% ctx: user quinze x", 3, "« quinze » n’est pas un nombre"),
     ("sequenceDiagram\n  %% ctx: user", 2, "ctx incomplète"),
     ("sequenceDiagram\n  %% budget: beaucoup", 2, "nombre de tokens"),
     ("sequenceDiagram\n  loop Tant que\n    H->>M: a\n", 2, "jamais fermé"),
@@ -257,7 +257,7 @@ def test_any_label_gives_safe_mermaid_lines(d: Diagram) -> None:
 def test_parser_errors_name_the_line(text: str, line: int, words: str) -> None:
     with pytest.raises(DiagramError) as caught:
         parse(text)
-    assert caught.value.line == line and str(caught.value).startswith(f"ligne {line} : ")
+    assert caught.value.line == line and str(caught.value).startswith(f"ligne {line} : ")
     assert words in str(caught.value)
 
 
@@ -298,7 +298,7 @@ def test_parser_never_fails_otherwise(lines: list[str]) -> None:
         d = parse(text)
     except DiagramError as error:
         assert error.line is not None and 1 <= error.line <= len(text.split("\n")) + 1
-        assert str(error).startswith(f"ligne {error.line} : ")
+        assert str(error).startswith(f"ligne {error.line} : ")
     else:
         assert peak(d) == max(totals(d)) and min(totals(d)) >= 0
 
@@ -316,17 +316,17 @@ README = "# Mini harness\nUne boucle et un outil."
 def make_trace(result: str = README, error: bool = False) -> Trace:
     trace = Trace(system=SYSTEM, tools_tokens=tools_tokens(SCHEMAS), tools=SCHEMAS)
     for kind, turn, text, message, data in [
-        ("task", 0, "Mission : Lis README.md", {"role": "user", "content": "Lis README.md"}, {}),
-        ("request", 1, "Appel 1 : messages[] + outils", None, {"turn": 1}),
+        ("task", 0, "Mission : Lis README.md", {"role": "user", "content": "Lis README.md"}, {}),
+        ("request", 1, "Appel 1 : messages[] + outils", None, {"turn": 1}),
         ("reply", 1, 'tool_call read_file({"path": "README.md"})',
          {"role": "assistant", "content": None, "tool_calls": [CALL]},
          {"usage": {"prompt_tokens": 120, "completion_tokens": 12}}),
-        ("permission", 1, "Contrôle de permission : allow", None,
+        ("permission", 1, "Contrôle de permission : allow", None,
          {"verdict": "allow", "reason": "lecture autorisée", "id": "call_1"}),
         ("tool_call", 1, 'read_file({"path": "README.md"})', None, {"tool": "read_file"}),
         ("tool_result", 1, result, {"role": "tool", "tool_call_id": "call_1", "content": result},
          {"tool": "read_file", "id": "call_1", "error": error}),
-        ("request", 2, "Appel 2 : messages[] + outils", None, {"turn": 2}),
+        ("request", 2, "Appel 2 : messages[] + outils", None, {"turn": 2}),
         ("reply", 2, "Réponse finale", {"role": "assistant", "content": "Un harness minimal."}, {}),
         ("answer", 2, "Un harness minimal.", None, {}),
     ]:
@@ -348,7 +348,7 @@ def test_from_trace_follows_the_events_and_their_messages() -> None:
         assert step.messages == tuple(trace.messages_at(k - 1))
         assert totals_at(d, k) == event.ledger  # the same count as the run's own ledger
         assert step.note and step.turn == event.turn
-    assert d.steps[2].entries[0].label == 'tool_call call_1 : read_file("README.md")'
+    assert d.steps[2].entries[0].label == 'tool_call call_1 : read_file("README.md")'
     assert d.steps[5].text == "# Mini harness Une boucle et un outil."  # one line
     assert "120 tokens en entrée" in d.steps[2].note
     assert [s.loop == TOOL_LOOP for s in d.steps] == [False] + [True] * 5 + [False] * 3
@@ -375,8 +375,8 @@ def test_transcript_says_every_step_with_its_context() -> None:
     lines = transcript(chapter_diagram("deux_tours")).splitlines()
     steps = [line for line in lines if line.startswith("Étape ")]
     assert len(steps) == 9
-    assert steps[2] == ('Étape 3/9 — Modèle → Harness : tool_call call_1 : read_file("README.md") '
-                        "(contexte : 1\u202f390 tokens)")
+    assert steps[2] == ('Étape 3/9 — Modèle → Harness : tool_call call_1 : read_file("README.md") '
+                        "(contexte : 1\u202f390 tokens)")
     assert lines[lines.index(steps[2]) + 2].strip().startswith("Écrire read_file(...)")
     loop = transcript(chapter_diagram("boucle_complete"))
     assert loop.count("Début de la boucle") == loop.count("Fin de la boucle") == 1

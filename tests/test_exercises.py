@@ -53,7 +53,7 @@ def test_the_model_solution_passes_every_check(candidate: object) -> None:
     ({"content": None}, "content", ["null", "texte"]),
     ({"content": {"error": "absent"}}, "content", ['{"error": "absent"}', "texte"]),
     ({"content": "Erreur : fichier introuvable"}, "content", ["README.md"]),
-    ({"content": "README.md"}, "content", ["mot d'erreur"]),
+    ({"content": "README.md"}, "content", ["mot d’erreur"]),
     ({"content": "Erreur : README.md introuvable. " + "Le projet est un harness. " * 8},
      "invention", ["contenu inventé", "long texte"]),
     ({"content": "Erreur : README.md introuvable\n# Mini harness"}, "invention",
@@ -131,12 +131,12 @@ def test_check_never_raises(candidate: object) -> None:
 
 
 def question() -> Question:
-    return Question("<b>Que sait le modèle avant le résultat ?</b>",
-                    ["Le contenu de README.md", "Seulement sa propre demande d'outil",
+    return Question("<b>Que sait le modèle avant le résultat ?</b>",
+                    ["Le contenu de README.md", "Seulement sa propre demande d’outil",
                      "Tout le dossier de travail"],
-                    correct=1, feedback=["Le fichier n'a pas encore été lu.",
+                    correct=1, feedback=["Le fichier n’a pas encore été lu.",
                                          "Il a demandé read_file, rien de plus.",
-                                         "Rien du dossier n'entre sans un outil."])
+                                         "Rien du dossier n’entre sans un outil."])
 
 
 def answer(q: Checked, value: object) -> str:
@@ -218,7 +218,7 @@ def test_question_displays_a_widget_with_a_text_fallback() -> None:
     assert "<b>" not in bundle["text/plain"]
 
 
-BILL = Numeric("Combien de tokens facturés ?", 234_000, unit="tokens",
+BILL = Numeric("Combien de tokens facturés ?", 234_000, unit="tokens",
                mistakes={432_000: "Comme si chaque appel envoyait le dernier contexte."},
                too_low="Additionnez les douze envois.", explanation="3 000 × 78.")
 
@@ -241,7 +241,7 @@ def test_numeric_unreadable_input_costs_no_try() -> None:
 
 
 def test_short_text_accepts_variants_and_explains_known_mistakes() -> None:
-    q = exercise(ShortText("Quel champ ?", ["tool_call_id"], feedback="Il relie.",
+    q = exercise(ShortText("Quel champ ?", ["tool_call_id"], feedback="Il relie.",
                            mistakes={"id": "id est le champ de la demande."}))
     assert "champ de la demande" in answer(q, " ID ")
     assert "déjà essayé" in answer(q, "id")
@@ -249,7 +249,7 @@ def test_short_text_accepts_variants_and_explains_known_mistakes() -> None:
 
 
 def test_widgets_show_french_typography() -> None:
-    q = exercise(ShortText("Quel champ ?", ["tool_call_id"]))
+    q = exercise(ShortText("Quel champ ?", ["tool_call_id"]))
     q.show.click()
     assert "«\u00a0tool_call_id\u00a0»" in q.result.value
     assert q.widget.children[0].value.endswith("</style>Quel champ\u202f?")
@@ -267,14 +267,14 @@ def test_the_course_questions_are_built_by_id() -> None:
 
 
 def test_prediction_reveals_the_answer_with_the_learners_guess_escaped() -> None:
-    p = Prediction("Que sait le modèle ?", "<p>Seulement sa demande : call_1.</p>")
+    p = Prediction("Que sait le modèle ?", "<p>Seulement sa demande : call_1.</p>")
     assert p.answer.value == ""
     p.text.value = "<b>rien</b>"
     p.button.click()
     assert "&lt;b&gt;rien&lt;/b&gt;" in p.answer.value and "call_1" in p.answer.value
     empty = Prediction("?", "<p>réponse</p>")
     empty.button.click()
-    assert "Rien d'écrit" in empty.answer.value and "réponse" in empty.answer.value
+    assert "Rien d’écrit" in empty.answer.value and "réponse" in empty.answer.value
 
 
 def test_harness_exercise_from_skeleton_to_solution() -> None:

@@ -126,7 +126,7 @@ def test_unwritable_path_is_a_french_error(ink, tmp_path):
     with pytest.raises(HarnessError) as text:
         export_text("deux_tours", tmp_path / "absent" / "d.mmd")
     for caught in (image, text):
-        assert caught.value.explication.startswith("Impossible d'écrire")
+        assert caught.value.explication.startswith("Impossible d’écrire")
 
 
 @pytest.mark.parametrize("name", CHAPTER)

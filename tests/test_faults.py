@@ -138,7 +138,7 @@ def test_http_400_stops_with_the_provider_text_from_metadata_raw(fake_openai, to
     fake_openai.push(error_body("Provider returned error", 400, raw=raw), status=400)
     result, sleeps = mission(fake_openai, tools, tmp_path)
     assert result.reason == "api_error" and sleeps == []
-    assert text in result.message and "Requête refusée par l'API" in result.message
+    assert text in result.message and "Requête refusée par l’API" in result.message
     assert "Provider returned error" not in result.message  # the inner text, not the wrapper
     assert [m["role"] for m in result.messages] == ["system", "user"]
 
@@ -146,7 +146,7 @@ def test_http_400_stops_with_the_provider_text_from_metadata_raw(fake_openai, to
 @pytest.mark.parametrize(
     ("status", "words"),
     [
-        (401, "Clé d'API invalide"),
+        (401, "Clé d’API invalide"),
         (402, "Plus de crédits"),
         (403, "modération"),
         (408, "propre délai"),
@@ -211,7 +211,7 @@ def test_model_timeout_is_a_clean_stop(fake_openai, tools, tmp_path):
     fake_openai.push(text_reply("trop tard"), delay=3.0)
     limits = Limits(max_turns=4, model_timeout=0.3, tool_timeout=5.0)
     result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
-    assert result.reason == "timeout" and "n'a pas répondu en 0.3 s" in result.message
+    assert result.reason == "timeout" and "n’a pas répondu en 0,3 s" in result.message
     assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "tool"]
 
 
@@ -227,7 +227,7 @@ def test_model_timeout_bounds_the_whole_call(fake_openai, tools, tmp_path, fault
     start = time.monotonic()
     result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
     assert time.monotonic() - start < 10  # cut at the deadline, not at the end of the body
-    assert result.reason == "timeout" and "n'a pas répondu en 0.5 s" in result.message
+    assert result.reason == "timeout" and "n’a pas répondu en 0,5 s" in result.message
     assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "tool"]
 
 
@@ -235,7 +235,7 @@ def test_a_reply_over_the_size_cap_is_refused(fake_openai, tools, tmp_path, monk
     monkeypatch.setattr(openrouter, "MAX_REPLY_BYTES", 10_000)
     fake_openai.push(text_reply("x" * 20_000))
     result, _ = mission(fake_openai, tools, tmp_path)
-    assert result.reason == "api_error" and "dépasse 10000 octets" in result.message
+    assert result.reason == "api_error" and "dépasse 10 000 octets" in result.message
 
 
 def test_retry_after_never_exceeds_the_model_timeout(fake_openai, tools, tmp_path):
@@ -289,7 +289,7 @@ def test_a_reply_without_text_or_call_leaves_messages_valid(fake_openai, tools, 
     assert result.reason == reason
     assert result.messages[-1] == {"role": "assistant", "content": ""}  # null would be refused
     if reason == "content_filter":
-        assert result.message.startswith("Arrêt : le fournisseur a bloqué la réponse (filtre")
+        assert result.message.startswith("Arrêt : le fournisseur a bloqué la réponse (filtre")
 
 
 # --- the model's tool calls ------------------------------------------------------------------
@@ -305,11 +305,11 @@ def broken_call(arguments: str, name: str = "read_file") -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("reply", "observation"),
     [
-        (broken_call('{"path": "README.md"'), "Erreur : arguments de read_file : JSON invalide"),
-        (broken_call('"README.md"'), "Erreur : arguments de read_file : un objet JSON est attendu"),
-        (broken_call('{"file": "README.md"}'), "Erreur : read_file : argument manquant : path"),
-        (broken_call('{"path": 7}'), "Erreur : read_file : path doit être de type string"),
-        (broken_call("{}", name="delete_repo"), "Erreur : outil inconnu : delete_repo. Outils"),
+        (broken_call('{"path": "README.md"'), "Erreur : arguments de read_file : JSON invalide"),
+        (broken_call('"README.md"'), "Erreur : arguments de read_file : un objet JSON est attendu"),
+        (broken_call('{"file": "README.md"}'), "Erreur : read_file : argument manquant : path"),
+        (broken_call('{"path": 7}'), "Erreur : read_file : path doit être de type string"),
+        (broken_call("{}", name="delete_repo"), "Erreur : outil inconnu : delete_repo. Outils"),
     ],
     ids=["invalid-json", "not-an-object", "missing-field", "wrong-type", "unknown-tool"],
 )
@@ -404,8 +404,8 @@ def test_hanging_tool_is_killed_with_its_whole_process_group(fake_openai, tools,
     fake_openai.push(tool_reply(("bash", {"command": command})))
     limits = Limits(max_turns=4, model_timeout=5.0, tool_timeout=0.3)
     result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
-    assert result.reason == "timeout" and "l'outil bash a dépassé 0.3 s" in result.message
-    assert result.messages[-1]["content"] == "Erreur : délai de 0.3 s dépassé, commande arrêtée"
+    assert result.reason == "timeout" and "l’outil bash a dépassé 0,3 s" in result.message
+    assert result.messages[-1]["content"] == "Erreur : délai de 0,3 s dépassé, commande arrêtée"
     pids = [int(p) for p in (tmp_path / "ws" / "pids").read_text().split()]
     assert len(pids) == 6  # the shell and its two sleeps, for the run and for its replay
     assert survivors(pids) == []  # no orphan left behind
@@ -426,10 +426,10 @@ def test_megabytes_of_output_are_capped_before_the_model_sees_them(fake_openai, 
     fake_openai.push(text_reply("Trop long."))
     result, _ = mission(fake_openai, tools, tmp_path)
     shell, big, huge = tool_messages(fake_openai, 1)
-    assert shell.startswith("DEBUT\n") and shell.endswith("FIN\n[code de sortie : 0]")
+    assert shell.startswith("DEBUT\n") and shell.endswith("FIN\n[code de sortie : 0]")
     assert "octets au milieu] …" in shell and len(shell) < 21_000
-    assert big.endswith("… [tronqué : 200000 caractères de plus]") and len(big) < 100_100
-    assert huge.startswith("Erreur : huge.log dépasse 2000000 octets")
+    assert big.endswith("… [tronqué : 200 000 caractères de plus]") and len(big) < 100_100
+    assert huge.startswith("Erreur : huge.log dépasse 2 000 000 octets")
     assert len(json.dumps(fake_openai.chat_requests[1].body)) < 150_000
 
 
@@ -444,8 +444,8 @@ def test_binary_and_non_utf8_files_reach_the_model_as_marked_text(fake_openai, t
     result, _ = mission(fake_openai, tools, tmp_path)
     assert result.reason == "answer"
     image, latin = tool_messages(fake_openai, 1)
-    assert image.startswith("[fichier binaire de 5400 octets") and "\0" not in image
-    assert latin == "[fichier non UTF-8 : octets illisibles remplacés par �]\ncaf� cr�me"
+    assert image.startswith("[fichier binaire de 5 400 octets") and "\0" not in image
+    assert latin == "[fichier non UTF-8 : octets illisibles remplacés par �]\ncaf� cr�me"
 
 
 # --- learners' bad input -------------------------------------------------------------------
@@ -470,7 +470,7 @@ def test_limits_without_a_positive_timeout_are_refused_in_french(options):
     ({"tool_timeout": "5"}, "tool_timeout"),
 ])
 def test_limits_refuse_every_nonsense_value_naming_the_field(options, field):
-    with pytest.raises(ValueError, match=f"^Limits : {field} doit être"):
+    with pytest.raises(ValueError, match=f"^Limits : {field} doit être"):
         Limits(**options)
     Limits(max_turns=1, max_failures=1, max_tokens=0, max_cost=0, model_timeout=0.01)  # fine
 
@@ -491,10 +491,10 @@ def test_a_learners_tool_that_misbehaves_becomes_an_observation(fake_openai, too
     result, _ = mission(fake_openai, tools + mine, tmp_path, policy=policy)
     assert result.reason == "answer"
     crashed, nothing, schema = tool_messages(fake_openai, 1)
-    assert crashed == "Erreur : plante a échoué : RuntimeError : oups"
+    assert crashed == "Erreur : plante a échoué : RuntimeError : oups"
     assert nothing == "None"  # str() of what came back: the model still gets a text
-    assert schema == ("Erreur : schema : le schéma de ses arguments n'est pas un objet JSON : "
-                      "l'outil est à corriger")
+    assert schema == ("Erreur : schema : le schéma de ses arguments n’est pas un objet JSON : "
+                      "l’outil est à corriger")
 
 
 def test_an_approver_that_crashes_runs_nothing(fake_openai, tools, tmp_path):
@@ -515,7 +515,7 @@ def test_an_approver_that_crashes_runs_nothing(fake_openai, tools, tmp_path):
 def test_setsid_escapes_the_process_group_kill(tools, tmp_path):
     bash = next(t for t in tools if t.name == "bash")
     command = "setsid sleep 300 >/dev/null 2>&1 & echo $! > pid; sleep 0.2"
-    assert bash.function(command=command, timeout=5.0) == "[code de sortie : 0]"
+    assert bash.function(command=command, timeout=5.0) == "[code de sortie : 0]"
     pid = int((tmp_path / "ws" / "pid").read_text())
     try:
         assert alive(pid)  # a new session: killpg() of the command's group does not reach it

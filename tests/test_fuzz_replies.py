@@ -121,4 +121,4 @@ def test_every_httpx_exception_is_a_clean_stop(tmp_path: Path, error: type[Excep
 
     result = mission(tmp_path, httpx.MockTransport(handler))
     expected = "timeout" if issubclass(error, httpx.TimeoutException) else "api_error"
-    assert result.reason == expected and result.message.startswith("Arrêt : ")
+    assert result.reason == expected and result.message.startswith("Arrêt : ")

@@ -32,7 +32,7 @@ def test_removing_a_rule_gives_the_real_refusal_of_its_incident(
     assert not report.ok and said in first.explication
     assert first.watched.error.message == replay(incident).error.message
     assert f"`{first.watched.error.message}`" in first.explication
-    assert "même problème que pour « Lire README.md et le résumer »" in report.text()
+    assert "même problème que pour « Lire README.md et le résumer »" in report.text()
 
 
 def test_removing_exit_is_explained() -> None:
@@ -59,16 +59,16 @@ def loop_with(body: str) -> Any:
 
 @pytest.mark.parametrize(("edit", "mission", "said"), [
     ("for _turn in range(max_turns): => while True:", 3,
-     "appelé le modèle 45 fois sans s'arrêter : il lui manque la limite de tours"),
+     "appelé le modèle 45 fois sans s’arrêter : il lui manque la limite de tours"),
     ("for _turn in range(max_turns): => for _turn in range(max_turns + 1):", 3,
-     "appelé le modèle 16 fois ; avec max_tours = 15"),
+     "appelé le modèle 16 fois ; avec max_tours = 15"),
     ('tool_result(call["id"], result) => tool_result("call_1", result)', 1,
-     "ne reprend pas l'identifiant de la demande"),
+     "ne reprend pas l’identifiant de la demande"),
     ("messages.append(reply.message)  # RULE 1 => "
      "messages.append(reply.message) if reply.tool_calls else None", 0,
-     "La réponse finale n'est pas le dernier message de `messages[]`"),
+     "La réponse finale n’est pas le dernier message de `messages[]`"),
     ("result = run_tool(read_call(call), tools).content => result = tools[9]", 0,
-     "IndexError : list index out of range (ligne 12 : `result = tools[9]`)"),
+     "IndexError : list index out of range (ligne 12 : `result = tools[9]`)"),
 ])
 def test_each_mistake_is_explained_in_french(edit: str, mission: int, said: str) -> None:
     result = grade(loop_with(edit)).results[mission]
@@ -90,7 +90,7 @@ def test_an_error_kept_from_the_model_fails_the_recovery_mission() -> None:
         return messages
 
     result = grade(hides_errors).results[1]
-    assert not result.ok and "l'erreur de read_file doit lui revenir" in result.explication
+    assert not result.ok and "l’erreur de read_file doit lui revenir" in result.explication
 
 
 def test_the_report_is_html_with_a_line_per_mission() -> None:

@@ -46,16 +46,16 @@ def test_the_whole_recovery_mission_by_hand() -> None:
 def test_each_missing_piece_is_named() -> None:
     harness, messages, reply = start()
     missing = texts(harness, messages)
-    assert "n'est pas dans messages[]" in missing[0] and "messages.append(reponse.message)" \
+    assert "n’est pas dans messages[]" in missing[0] and "messages.append(reponse.message)" \
         in missing[0]
-    assert 'call_1 : read_file({"path": "README.md"}) n\'a pas encore été exécuté' in missing[1]
+    assert 'call_1 : read_file({"path": "README.md"}) n’a pas encore été exécuté' in missing[1]
     messages.append(reply.message)
     harness.read_file("docs/README.md")  # not what was asked
     assert "Vous avez exécuté read_file" in texts(harness, messages)[0]
     result = harness.execute(reply.tool_calls[0])  # exactly what was asked
-    assert "RULE 2 : aucun message tool ne répond à call_1" in texts(harness, messages)[0]
+    assert "RULE 2 : aucun message tool ne répond à call_1" in texts(harness, messages)[0]
     messages.append(tool_result("call_9", result))
-    assert "porte tool_call_id 'call_9', la demande s'appelle 'call_1'" in \
+    assert "porte tool_call_id 'call_9', la demande s’appelle 'call_1'" in \
         texts(harness, messages)[0]
     messages[-1] = tool_result("call_1", "# Projet\nUn résumé inventé.")
     assert "renvoyez-le tel quel" in texts(harness, messages)[0]
@@ -74,7 +74,7 @@ def test_the_api_refusal_is_shown_after_the_checks() -> None:
         InteractiveShell.clear_instance()
     assert isinstance(refused, ApiError) and "preceeding" in refused.message
     pages = [o.data.get("text/html", "") for o in shown.outputs]
-    assert "✘" in pages[0] and "n&#x27;est pas dans messages[]" in pages[0]  # the check first
+    assert "✘" in pages[0] and "n’est pas dans messages[]" in pages[0]  # the check first
     assert "HTTP 400" in pages[1]  # then send()'s verdict, diagram and bar
     assert any("text/vnd.mermaid" in o.data for o in shown.outputs)
     assert len(harness.replies) == 1  # a refusal is not a reply
@@ -89,12 +89,12 @@ def test_a_turn_can_be_played_again() -> None:
     again, first = harness.turn(1)
     assert again == [system(SYSTEM_PROMPT), user(README_TASK)] and first is reply
     assert len(harness.replies) == 1 and harness.runs == []
-    assert "n'a pas encore été exécuté" in texts(harness, again + [first.message])[0]
-    again.append("ne touche pas l'historique")
+    assert "n’a pas encore été exécuté" in texts(harness, again + [first.message])[0]
+    again.append("ne touche pas l’historique")
     assert harness.turn(1)[0] == [system(SYSTEM_PROMPT), user(README_TASK)]
     with pytest.raises(HarnessError) as early:
         harness.turn(2)
-    assert "L'appel 2 n'a pas encore eu lieu" in early.value.explication
+    assert "L’appel 2 n’a pas encore eu lieu" in early.value.explication
 
 
 def test_garbage_never_raises() -> None:
@@ -103,4 +103,4 @@ def test_garbage_never_raises() -> None:
     assert isinstance(harness.call(None, show=False), ApiError)
     assert harness.execute({"function": {"name": "read_file", "arguments": "{"}}).startswith(
         "Erreur")
-    assert harness.execute("n'importe quoi").startswith("Erreur")
+    assert harness.execute("n’importe quoi").startswith("Erreur")

@@ -58,7 +58,7 @@ def test_the_current_exchange_is_highlighted() -> None:
     nodes = {n.id: n.label for n in hub_nodes(diagram)}
     assert (nodes[source], label, nodes[target]) == ("Harness", "appel", "read_file")
     assert f"class {source},{target} now" in step5
-    assert "Échange en cours : Harness → read_file" in step5
+    assert "Échange en cours : Harness → read_file" in step5
     step4 = hub_mermaid(diagram, 4)  # H->>H: the permission check, no exchange
     assert "linkStyle" not in step4 and re.search(r"class n\d+ now", step4)
 

@@ -27,5 +27,5 @@ def test_the_transcript_says_each_steps_context() -> None:
     assert len(steps) == len(diagram.steps) == len(totals) - 1
     for k, line in enumerate(steps, start=1):
         assert line.startswith(f"Étape {k}/{len(steps)}")
-        assert line.endswith(f"(contexte : {fr(totals[k])} tokens)")
-    assert steps[-1].endswith(f"(contexte : {fr(2370)} tokens)")  # the chapter's figure
+        assert line.endswith(f"(contexte : {fr(totals[k])} tokens)")
+    assert steps[-1].endswith(f"(contexte : {fr(2370)} tokens)")  # the chapter's figure

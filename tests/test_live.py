@@ -19,7 +19,7 @@ pytestmark = [
     pytest.mark.live,  # keeps the key in the environment (see tests/conftest.py)
     pytest.mark.skipif(
         os.environ.get("HARNESS_LIVE") != "1" or not os.environ.get("OPENROUTER_API_KEY"),
-        reason="test en ligne : HARNESS_LIVE=1 et OPENROUTER_API_KEY pour l'activer",
+        reason="test en ligne : HARNESS_LIVE=1 et OPENROUTER_API_KEY pour l’activer",
     ),
 ]
 

@@ -79,7 +79,7 @@ def test_price_mission_fixes_the_bug_and_runs_the_tests():
     names = [c["function"]["name"] for m in result.messages for c in m.get("tool_calls") or []]
     assert names == ["read_file", "edit_file", "bash"]
     assert "abs(cents)" in (folder / "price.py").read_text(encoding="utf-8")
-    assert "OK" in result.answer and "[code de sortie : 0]" in result.messages[-2]["content"]
+    assert "OK" in result.answer and "[code de sortie : 0]" in result.messages[-2]["content"]
 
 
 def test_max_turns_stops_with_the_chapter_message():
@@ -104,7 +104,7 @@ def test_max_turns_message_follows_the_limit():
 
 def test_token_budget_stops_before_the_call_that_would_exceed_it(mini):
     result = run(WAIT_TASK, MockModel(), mini, limits=Limits(max_tokens=2000))
-    assert result.reason == "budget" and "2000 tokens" in result.message
+    assert result.reason == "budget" and "2 000 tokens" in result.message
     billed = sum(e.data["usage"]["total_tokens"] for e in result.trace.events if e.kind == "reply")
     assert billed <= 2000
 
@@ -117,7 +117,7 @@ def test_cost_budget(mini):
 
 def test_model_timeout_is_a_clean_stop(mini):
     result = run(README_TASK, MockModel(latency=0.2), mini, limits=Limits(model_timeout=0.01))
-    assert result.reason == "timeout" and "0.01 s" in result.message
+    assert result.reason == "timeout" and "0,01 s" in result.message
     assert [m["role"] for m in result.messages] == ["system", "user"]
 
 
@@ -148,7 +148,7 @@ def test_human_validation(tmp_path):
     stopped = run(PRICE_TASK, MockModel(), tools, policy=STRICT_POLICY)
     assert stopped.reason == "human" and "edit_file" in stopped.message
     refused = run(PRICE_TASK, MockModel(), tools, policy=STRICT_POLICY, approver=auto_refuse)
-    assert "n'a pas autorisé" in refused.messages[5]["content"]
+    assert "n’a pas autorisé" in refused.messages[5]["content"]
     approved = run(PRICE_TASK, MockModel(), tools, policy=STRICT_POLICY, approver=auto_approve)
     assert approved.reason == "answer"
 
@@ -196,7 +196,7 @@ def test_unknown_tool_becomes_an_observation(mini):
     model = ReplayModel(
         [
             assistant(None, [tool_call("call_1", "delete_repo", {})]),
-            assistant("Je n'ai pas cet outil."),
+            assistant("Je n’ai pas cet outil."),
         ]
     )
     result = run(README_TASK, model, mini)

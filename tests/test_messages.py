@@ -124,7 +124,7 @@ RULES = {
         [user("x"), calls("call_1"), {"role": "tool", "content": "r"}, tool_result("call_1", "r")],
         [(2, "tool_call_id", NO_ID, "messages.[2].tool_call_id", None)]),
     "a call without result before the next message": (
-        [user("x"), calls("call_1", "call_2"), tool_result("call_1", "r"), user("et ?")],
+        [user("x"), calls("call_1", "call_2"), tool_result("call_1", "r"), user("et ?")],
         [(1, "role", UNANSWERED + "call_2", "messages.[1].role", None)]),
     "calls without results at the end": (
         [user("x"), calls("call_1", "call_2")],
@@ -287,7 +287,7 @@ def test_valid_parts_names_and_custom_calls_pass() -> None:
     conversation = [
         {"role": "system", "content": [{"type": "text", "text": "Tu es un agent."}]},
         {"role": "user", "name": "jean_dupont-2", "content": [
-            {"type": "text", "text": "Que vois-tu ?"},
+            {"type": "text", "text": "Que vois-tu ?"},
             {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]},
         {"role": "assistant", "content": [{"type": "refusal", "refusal": "Non."}]},
         {"role": "function", "name": "ancienne_fonction", "content": "42"},
@@ -314,7 +314,7 @@ def test_a_message_that_is_not_an_object_names_its_json_type(value: object, word
     assert problem.message == (f"Invalid type for 'messages[0]': expected an object, but got "
                                f"{word} instead.")
     assert (problem.index, problem.param, problem.code) == (0, "messages[0]", "invalid_type")
-    assert problem.explication.startswith("Message 0 : ")
+    assert problem.explication.startswith("Message 0 : ")
 
 
 @pytest.mark.parametrize(("value", "word"), [
@@ -334,9 +334,9 @@ def test_messages_that_is_not_a_list_is_one_problem(value: object, word: str) ->
 def test_the_explication_says_what_and_where_in_french() -> None:
     [problem] = check_conversation([*chapter()[:3], tool_result("call_9", "r")])[:1]
     assert problem.explication == (
-        "Message 3 (role tool) : son tool_call_id est call_9, mais le message assistant 2 n'a "
-        "demandé que call_1. Chaque résultat doit reprendre l'identifiant d'une demande.")
-    assert str(problem) == f"messages[3].tool_call_id : {problem.explication}"
+        "Message 3 (role tool) : son tool_call_id est call_9, mais le message assistant 2 n’a "
+        "demandé que call_1. Chaque résultat doit reprendre l’identifiant d’une demande.")
+    assert str(problem) == f"messages[3].tool_call_id : {problem.explication}"
 
 
 def test_every_problem_is_reported_shape_first_then_logic() -> None:

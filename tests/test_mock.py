@@ -85,7 +85,7 @@ def test_does_not_invent_a_file_it_never_found():
 
 
 def test_unknown_mission_gets_a_sensible_answer():
-    reply = MockModel().complete([user("Bonjour !")], TOOLS)
+    reply = MockModel().complete([user("Bonjour !")], TOOLS)
     assert reply.tool_calls == [] and "outils" in reply.message["content"]
 
 
@@ -191,6 +191,6 @@ def test_reading_a_40000_character_mission_is_linear(mission):
 
 
 def test_file_names_are_found_word_by_word():
-    assert find_files("Lis «README.md», (docs/a.txt) et b.py.") == ["README.md", "docs/a.txt",
+    assert find_files("Lis « README.md », (docs/a.txt) et b.py.") == ["README.md", "docs/a.txt",
                                                                  "b.py"]
     assert find_files("Lis le fichier.") == [] and find_files("v1.2 et 3.14") == []

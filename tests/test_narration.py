@@ -46,17 +46,17 @@ def test_what_a_sentence_says_for_each_kind_of_arrow() -> None:
   T-->>H: 3 lignes
   H-->>U: Salut""")
     notes = [step_note(diagram, k) for k in range(1, 7)]
-    assert notes[0] == ("Personne confie une demande au harness : Bonjour. "
-                        "messages[] reçoit : user (8 tokens).")
+    assert notes[0] == ("Personne confie une demande au harness : Bonjour. "
+                        "messages[] reçoit : user (8 tokens).")
     assert notes[1].startswith("Harness envoie messages[] au modèle")
-    assert notes[2].startswith("Le modèle répond à Harness : Salut")
-    assert notes[3] == "Harness agit seul : Vérifie."
+    assert notes[2].startswith("Le modèle répond à Harness : Salut")
+    assert notes[3] == "Harness agit seul : Vérifie."
     assert notes[4].startswith("L’outil Outils renvoie son résultat")
-    assert notes[5] == "Le harness rend la réponse à Personne : Salut."
+    assert notes[5] == "Le harness rend la réponse à Personne : Salut."
 
 
 def test_status_of_each_event() -> None:
     assert status(Event("request", 1, "Appel 1")) == "⏳ en attente du modèle…"
     assert status(Event("tool_call", 1, "x")) == "⚙ outil en cours…"
-    assert status(Event("answer", 2, "fin")) == "terminé : answer"
-    assert status(Event("stop", 2, "Arrêt", data={"reason": "budget"})) == "terminé : budget"
+    assert status(Event("answer", 2, "fin")) == "terminé : answer"
+    assert status(Event("stop", 2, "Arrêt", data={"reason": "budget"})) == "terminé : budget"

@@ -118,7 +118,7 @@ def test_every_stop_can_be_saved_replayed_and_continued(
     # Continued: a valid conversation, that a model checking like the API accepts.
     assert check_conversation(result.messages) == []
     schemas = [t.schema() for t in tools]
-    MockModel().complete([*result.messages, user("Continue, s'il te plaît.")], schemas)
+    MockModel().complete([*result.messages, user("Continue, s’il te plaît.")], schemas)
 
 
 def test_ctrl_c_in_a_tool_leaves_the_documented_tail_and_its_repair(tmp_path: Path) -> None:
@@ -185,7 +185,7 @@ def fuzz_tools(root: Path) -> list[Tool]:
     real = workspace_tools(root)
     bash = real[3]
     stub = Tool(bash.name, bash.description, bash.parameters,
-                lambda command, timeout: "[code de sortie : 0]", timed=True)
+                lambda command, timeout: "[code de sortie : 0]", timed=True)
     return [*real[:3], stub]
 
 

@@ -21,9 +21,9 @@ import pytest
 
 from harness_lib.course.answers import MultipleChoice, Numeric, Open, ShortText, Spec
 from harness_lib.course.diagram import DiagramError
-from harness_lib.course.french import number_fr
 from harness_lib.course.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
 from harness_lib.course.questions import QUESTIONS
+from harness_lib.text import french_number
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -96,9 +96,9 @@ def same_heading(text: str) -> str:
 
 def test_the_course_has_notebooks() -> None:
     assert PATHS, f"aucun notebook dans {NOTEBOOKS}"
-    assert START in PATHS, "la page d'accueil 00_bienvenue.ipynb manque"
-    assert ANNEX in PATHS, "l'annexe annexe_carte_et_cle.ipynb manque"
-    assert PATHS[-1] == ANNEX, "l'annexe doit venir après tous les notebooks numérotés"
+    assert START in PATHS, "la page d’accueil 00_bienvenue.ipynb manque"
+    assert ANNEX in PATHS, "l’annexe annexe_carte_et_cle.ipynb manque"
+    assert PATHS[-1] == ANNEX, "l’annexe doit venir après tous les notebooks numérotés"
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -117,8 +117,8 @@ class TestEachNotebook:
         nb = read(path)
         for cell in nb.cells:
             if cell.cell_type == "code":
-                assert cell.outputs == [], f"cellule {cell.id} : sorties à effacer"
-                assert cell.execution_count is None, f"cellule {cell.id} : execution_count"
+                assert cell.outputs == [], f"cellule {cell.id} : sorties à effacer"
+                assert cell.execution_count is None, f"cellule {cell.id} : execution_count"
             assert "widgets" not in cell.get("metadata", {})
         assert "widgets" not in nb.metadata, "état des widgets enregistré dans le notebook"
 
@@ -144,13 +144,13 @@ class TestEachNotebook:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     size = node.end_lineno - node.lineno + 1
                     assert size <= MAX_DEF_LINES, (
-                        f"{node.name} fait {size} lignes : ce code a sa place dans harness_lib")
+                        f"{node.name} fait {size} lignes : ce code a sa place dans harness_lib")
 
     def test_ends_with_a_recap(self, path: Path) -> None:
         last = read(path).cells[-1]
         assert last.cell_type == "markdown", "la dernière cellule doit être le récapitulatif"
         first_heading = next((ln for ln in last.source.splitlines() if ln.startswith("#")), "")
-        assert "Récapitulatif" in first_heading, "la dernière cellule s'ouvre sur « Récapitulatif »"
+        assert "Récapitulatif" in first_heading, "la dernière cellule s’ouvre sur « Récapitulatif »"
 
     def test_question_cells_show_no_answer(self, path: Path) -> None:
         # Lab previews a collapsed cell's first line: a question built in the cell, with its
@@ -159,12 +159,12 @@ class TestEachNotebook:
             if cell.cell_type != "code":
                 continue
             built = INLINE_EXERCISE.search(cell.source)
-            assert not built, (f"cellule {cell.id} : {built[1]}(...) écrit la réponse dans la "
-                               "cellule ; mettez la question dans course/questions.py, puis "
+            assert not built, (f"cellule {cell.id} : {built[1]}(...) écrit la réponse dans la "
+                               "cellule ; mettez la question dans course/questions.py, puis "
                                "question(\"id\")")
             for name in SHOWN.findall(cell.source):  # not the checks, run once it is answered
                 shown = [a for a in answer_texts(QUESTIONS[name]) if written(a, cell.source)]
-                assert not shown, f"cellule {cell.id} : la réponse se lit dans le code ({shown})"
+                assert not shown, f"cellule {cell.id} : la réponse se lit dans le code ({shown})"
 
     def test_mermaid_fences_parse_and_chapter_ones_are_exact(self, path: Path) -> None:
         titles = {chapter_diagram(name).title: name for name in CHAPTER}
@@ -172,10 +172,10 @@ class TestEachNotebook:
             try:
                 diagram = parse(body)
             except DiagramError as err:
-                pytest.fail(f"diagramme Mermaid illisible : {err}\n{body[:300]}")
+                pytest.fail(f"diagramme Mermaid illisible : {err}\n{body[:300]}")
             if diagram.title in titles:  # a chapter diagram: the chapter's text, exactly
                 assert body == chapter_source(titles[diagram.title]), (
-                    f"le diagramme « {diagram.title} » diffère du texte du chapitre")
+                    f"le diagramme « {diagram.title} » diffère du texte du chapitre")
 
 
 def answer_texts(spec: Spec) -> list[str]:
@@ -184,7 +184,7 @@ def answer_texts(spec: Spec) -> list[str]:
         return [spec.choices[spec.correct], f"correct={spec.correct}", *spec.feedback]
     if isinstance(spec, Numeric):
         value = spec.answer
-        return [number_fr(value), f"{value:_}", str(int(value)) if value == int(value) else
+        return [french_number(value), f"{value:_}", str(int(value)) if value == int(value) else
                 str(value)] + ([spec.explanation] if spec.explanation else [])
     if isinstance(spec, ShortText):
         return list(spec.answers)
@@ -218,7 +218,7 @@ def test_each_notebook_has_checked_exercises(path: Path) -> None:
     for source in code(read(path)):
         checked += sum(not isinstance(QUESTIONS[name], Open) for name in ASKED.findall(source))
         checked += source.count("harness_exercise()")
-    assert checked >= CHECKED_EXERCISES, f"{path.name} : {checked} exercice(s) vérifié(s)"
+    assert checked >= CHECKED_EXERCISES, f"{path.name} : {checked} exercice(s) vérifié(s)"
 
 
 def test_the_start_page_lists_every_notebook_with_its_time_and_links_the_annex() -> None:
@@ -226,23 +226,23 @@ def test_the_start_page_lists_every_notebook_with_its_time_and_links_the_annex()
     rows = [line for line in text.splitlines() if line.lstrip().startswith("|")]
     for name in numbered()[1:]:  # 00 is the start page itself
         row = next((r for r in rows if f"]({name})" in r), "")
-        assert row, f"le parcours de la page d'accueil ne mène pas à {name}"
+        assert row, f"le parcours de la page d’accueil ne mène pas à {name}"
         assert re.search(r"\d+\s*min", row), f"le parcours ne donne pas la durée de {name}"
-    assert f"]({ANNEX.name})" in text, "la page d'accueil doit mener à l'annexe"
+    assert f"]({ANNEX.name})" in text, "la page d’accueil doit mener à l’annexe"
 
 
 def test_the_annex_maps_every_notebook_and_section() -> None:
     text = "\n".join(markdown(read(ANNEX)))
     for name in numbered():
-        assert name in text, f"la carte de l'annexe ne mentionne pas {name}"
+        assert name in text, f"la carte de l’annexe ne mentionne pas {name}"
     for title in SECTIONS:
-        assert title in text, f"la carte de l'annexe ne mentionne pas « {title} »"
+        assert title in text, f"la carte de l’annexe ne mentionne pas « {title} »"
 
 
 def test_the_readme_lists_every_notebook() -> None:
     readme = README.read_text(encoding="utf-8")
     for path in PATHS:
-        assert f"`{path.name}`" in readme, f"le tableau « Le cours » de README.md omet {path.name}"
+        assert f"`{path.name}`" in readme, f"le tableau « Le cours » de README.md omet {path.name}"
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -252,7 +252,7 @@ def test_relative_links_lead_to_files(path: Path) -> None:
             if re.match(r"[a-z][a-z+.-]*:|#", target):  # https:, mailto:, an anchor
                 continue
             assert (path.parent / target.split("#")[0]).exists(), \
-                f"{path.name} : le lien {target} ne mène à aucun fichier"
+                f"{path.name} : le lien {target} ne mène à aucun fichier"
 
 
 def map_rows() -> list[tuple[str, str]]:
@@ -278,4 +278,4 @@ def test_the_map_points_to_real_headings() -> None:
             continue
         found = [same_heading(h) for h in headings(read(target))]
         assert same_heading(heading) in found, (
-            f"la carte renvoie à « {heading} », absent des titres de {notebook}")
+            f"la carte renvoie à « {heading} », absent des titres de {notebook}")

@@ -232,7 +232,7 @@ def test_key_never_leaks(fake_openai: FakeServer, caplog: pytest.LogCaptureFixtu
     ("status", "words"),
     [
         (400, "refusée"),
-        (401, "Clé d'API invalide"),
+        (401, "Clé d’API invalide"),
         (402, "crédits"),
         (403, "modération"),
         (404, "introuvable"),
@@ -372,7 +372,7 @@ def test_model_timeout(fake_openai: FakeServer) -> None:
     model, _ = on_fake(fake_openai)
     with pytest.raises(ModelTimeout) as info:
         model.complete(USER, [], timeout=0.3)
-    assert info.value.timeout == 0.3 and "0.3 s" in info.value.explication
+    assert info.value.timeout == 0.3 and "0,3 s" in info.value.explication
     assert len(fake_openai.chat_requests) == 1  # a timeout is not retried
 
 
@@ -535,7 +535,7 @@ def test_waits_between_tries_add_up_within_the_timeout() -> None:
     with pytest.raises(ApiError) as info:
         model.complete(USER, [], timeout=2.5)
     assert waits == [1.0, 1.0] and len(sent) == 3
-    assert "dépasserait le délai de 2.5 s" in info.value.explication
+    assert "dépasserait le délai de 2,5 s" in info.value.explication
 
 
 def test_a_request_json_cannot_write_is_refused_before_sending() -> None:

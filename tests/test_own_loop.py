@@ -34,7 +34,7 @@ def test_without_deletes_the_marked_line_and_its_block() -> None:
     watched = watch(broken, README_TASK, tools())
     assert watched.run.reason == "no_exit" and watched.calls == 2
     assert "réponse finale" in watched.run.message
-    with pytest.raises(ValueError, match="aucune ligne marquée « # RULE 3 »"):
+    with pytest.raises(ValueError, match="aucune ligne marquée « # RULE 3 »"):
         without("RULE 3")
 
 

@@ -102,7 +102,7 @@ def test_a_long_label_is_cut_in_the_drawing_and_whole_in_the_note() -> None:
     label = "Lis README.md, puis docs/guide.md, puis résume les deux en trois phrases"
     s = state(parse(f"sequenceDiagram\n  U->>H: {label}"), 1)
     assert label not in s.mermaid and label[: LABEL - 1] + "…" in s.mermaid
-    assert s.note.endswith(f"Libellé complet : « {label} »")
+    assert s.note.endswith(f"Libellé complet : « {label} »")
 
 
 def test_context_bar_of_deux_tours_shows_the_tool_result_arriving() -> None:
@@ -136,7 +136,7 @@ def test_budget_marker_and_compaction_as_a_replacement() -> None:
     assert [e.role for e in after.context] == ["system", "compact"]
     assert after.totals == {"system": 1000, "compact": 300}
     assert after.bar_html.count(ADDED_STYLE) == 1 and "Gros fichier" not in after.bar_html
-    assert "Compaction : 2\u202f000 tokens" in after.bar_html
+    assert "Compaction : 2\u202f000 tokens" in after.bar_html
     assert "Compaction" not in before.bar_html
 
 
@@ -174,8 +174,8 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
     assert statuses["tool_call"] == "⚙ outil en cours…"
-    assert p.status == "terminé : answer"
-    assert "terminé : answer" in p._text.texts[-1]  # shown, not only stored
+    assert p.status == "terminé : answer"
+    assert "terminé : answer" in p._text.texts[-1]  # shown, not only stored
     # Replaying an earlier step shows what the run was doing then, not its end.
     request = next(i for i, (kind, *_) in enumerate(seen) if kind == "request") + 1
     assert p.state(request).status == "⏳ en attente du modèle…"

@@ -308,7 +308,7 @@ def test_an_unexpected_failure_is_reported_calmly(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(playground, "current_model", lambda: Broken())
     result = send([system("x"), {"role": "user", "content": "y"}], show=False)
-    assert isinstance(result, HarnessError) and "Rien n'est cassé" in result.explication
+    assert isinstance(result, HarnessError) and "Rien n’est cassé" in result.explication
 
 
 def test_tool_calls_on_a_system_message_do_not_confuse_the_mock() -> None:

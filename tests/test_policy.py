@@ -35,7 +35,7 @@ def bash(command: str) -> ToolCall:
 @pytest.mark.parametrize("name", ["read_file", "list_files", "edit_file"])
 def test_default_policy_allows_the_file_tools(name):
     decision = check_permission(call(name, {"path": "README.md"}), DEFAULT_POLICY)
-    assert decision == Decision("allow", f"{name} : autorisé par la politique (allow)")
+    assert decision == Decision("allow", f"{name} : autorisé par la politique (allow)")
 
 
 @pytest.mark.parametrize("command", [
@@ -95,7 +95,7 @@ DANGERS = [
 def test_dangerous_commands_are_denied_naming_the_rule(command, rule):
     decision = check_permission(bash(command), DEFAULT_POLICY)
     assert decision.verdict == "deny"
-    assert decision.reason.startswith("bash : la commande enfreint la règle « ")
+    assert decision.reason.startswith("bash : la commande enfreint la règle « ")
     assert rule in decision.reason
 
 
@@ -119,7 +119,7 @@ def test_a_command_over_the_length_cap_is_denied_unread():
 def test_strict_policy_asks_before_changing_anything():
     assert check_permission(call("read_file", {"path": "a"}), STRICT_POLICY).verdict == "allow"
     assert check_permission(call("edit_file", {"path": "a"}), STRICT_POLICY) == Decision(
-        "ask", "edit_file : validation humaine demandée par la politique (ask)")
+        "ask", "edit_file : validation humaine demandée par la politique (ask)")
     assert check_permission(bash("pytest -q"), STRICT_POLICY).verdict == "ask"
     # deny wins over ask
     assert check_permission(bash("sudo pytest"), STRICT_POLICY).verdict == "deny"
@@ -128,9 +128,9 @@ def test_strict_policy_asks_before_changing_anything():
 def test_denied_tools_and_unlisted_tools():
     policy = Policy(allow=("bash", "read_file"), deny_tools=("bash",))
     assert check_permission(bash("ls"), policy) == Decision(
-        "deny", "bash : outil interdit par la politique (deny_tools)")
+        "deny", "bash : outil interdit par la politique (deny_tools)")
     assert check_permission(call("delete_everything"), policy) == Decision(
-        "deny", "delete_everything : ni dans allow ni dans ask, refusé par défaut")
+        "deny", "delete_everything : ni dans allow ni dans ask, refusé par défaut")
 
 
 @pytest.mark.parametrize("bad", [None, "bash", [], {}, {"function": None},
@@ -153,7 +153,7 @@ def test_bad_arguments_of_a_file_tool_go_to_run_tool():
 
 @pytest.mark.parametrize("pattern", ["(unclosed", "[", "a{99999999999}", "(?P<x"])
 def test_a_broken_rule_is_refused_where_it_is_written(pattern):
-    with pytest.raises(ValueError, match="règle « règle cassée » : .* n'est pas une expression"):
+    with pytest.raises(ValueError, match="règle « règle cassée » : .* n’est pas une expression"):
         Policy(allow=("bash",), deny_commands=(("règle cassée", pattern),))
 
 
@@ -164,7 +164,7 @@ def test_a_learners_rule_reads_commands_like_the_default_ones():
 
 
 def test_auto_approvers():
-    decision = Decision("ask", "bash : validation humaine demandée par la politique (ask)")
+    decision = Decision("ask", "bash : validation humaine demandée par la politique (ask)")
     assert auto_approve(bash("ls"), decision) is True
     assert auto_refuse(bash("ls"), decision) is False
 
@@ -178,7 +178,7 @@ def test_cli_approver_asks_on_stdin(monkeypatch, capsys, typed, approved):
     assert cli_approver(bash("rm notes.txt\necho fini"), decision) is approved
     shown = capsys.readouterr().out
     assert 'bash avec {"command": "rm notes.txt\\necho fini"}' in shown  # newline made visible
-    assert decision.reason in shown and "Autoriser ? [o/N]" in shown
+    assert decision.reason in shown and "Autoriser ? [o/N]" in shown
 
 
 def test_deny_commands_must_be_rules():

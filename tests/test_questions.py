@@ -62,8 +62,8 @@ def test_known_mistakes_are_wrong_and_explained(name: str) -> None:
 
 def test_every_question_is_asked_by_the_notebook_its_id_names() -> None:
     asked = asked_by_notebooks()
-    assert set(asked) <= set(QUESTIONS), f"questions inconnues : {set(asked) - set(QUESTIONS)}"
-    assert set(QUESTIONS) <= set(asked), f"jamais posées : {set(QUESTIONS) - set(asked)}"
+    assert set(asked) <= set(QUESTIONS), f"questions inconnues : {set(asked) - set(QUESTIONS)}"
+    assert set(QUESTIONS) <= set(asked), f"jamais posées : {set(QUESTIONS) - set(asked)}"
     for name, notebooks in asked.items():
         assert notebooks == [f"{name[:2]}_{notebooks[0][3:]}"], (name, notebooks)
 

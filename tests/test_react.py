@@ -84,9 +84,9 @@ def test_action_label_shows_invalid_arguments_as_they_came() -> None:
 
 def test_text_follows_the_chapter_layout() -> None:
     text = react_text(_react("mini"))
-    assert text.splitlines()[0] == "Tour 1 : raisonnement → « Je dois lire README.md. »"
+    assert text.splitlines()[0] == "Tour 1 : raisonnement → « Je dois lire README.md. »"
     assert 'action       → read_file("README.md")' in text
-    assert "réponse finale → « Résumé." in text
+    assert "réponse finale → « Résumé." in text
 
 
 def test_html_escapes_what_the_model_wrote() -> None:
@@ -105,7 +105,7 @@ def test_fixed_pipeline_reads_then_summarises_with_one_call_without_tools() -> N
                           say=said.append)
     assert done.reason == "answer" and done.message.startswith("Résumé.")
     assert done.states == ["lire README.md", "résumer", "terminé"]
-    assert said == [f"État : {s}" for s in done.states]
+    assert said == [f"État : {s}" for s in done.states]
     assert len(model.calls) == 1 and model.calls[0][1] == []
     assert check_conversation(done.messages) == []  # the harness's own call keeps it valid
     from_trace(done.trace)  # a player can show it

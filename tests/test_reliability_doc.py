@@ -69,20 +69,20 @@ def test_the_table_has_four_columns_and_a_proof_on_every_row() -> None:
     assert len(body) >= 40
     for row in body:
         assert len(row) == 4, row
-        assert PROOF.search(row[3]), f"ligne sans preuve : {row[:2]}"
+        assert PROOF.search(row[3]), f"ligne sans preuve : {row[:2]}"
 
 
 @pytest.mark.parametrize("proof", sorted({m.group(0) for row in rows()
                                           for m in PROOF.finditer(row[3])}))
 def test_every_proof_is_an_existing_test(proof: str) -> None:
     file, function = PROOF.fullmatch(proof).groups()  # type: ignore[union-attr]
-    assert (REPO / "tests" / file).exists(), f"{file} n'existe pas"
-    assert function in defined_tests(file), f"{function} n'est pas défini dans tests/{file}"
+    assert (REPO / "tests" / file).exists(), f"{file} n’existe pas"
+    assert function in defined_tests(file), f"{function} n’est pas défini dans tests/{file}"
 
 
 @pytest.mark.parametrize("words", REQUIRED)
 def test_every_required_fault_has_its_row(words: str) -> None:
-    assert any(words in " ".join(row[:2]) for row in rows()), f"pas de ligne pour : {words}"
+    assert any(words in " ".join(row[:2]) for row in rows()), f"pas de ligne pour : {words}"
 
 
 def test_the_sandbox_limits_link_to_the_readme() -> None:

@@ -39,16 +39,16 @@ HEADER = json.dumps({"system": None, "tools_tokens": 0, "tools": []})
 
 @pytest.mark.parametrize(("content", "said"), [
     ("", "est vide"),
-    (b"\xff\xfe", "n'est pas un fichier texte"),
-    ("{pas du json", "ligne 1 : JSON illisible"),
-    (HEADER + "\n[1, 2]", "ligne 2 : un objet JSON {…} est attendu"),
+    (b"\xff\xfe", "n’est pas un fichier texte"),
+    ("{pas du json", "ligne 1 : JSON illisible"),
+    (HEADER + "\n[1, 2]", "ligne 2 : un objet JSON {…} est attendu"),
     (HEADER + '\n{"kind": "task", "turn": 0, "text": "x", "couleur": 1}',
-     "ligne 2 : champ inconnu 'couleur'"),
-    (HEADER + '\n{"kind": "task", "turn": "un", "text": "x"}', "ligne 2 : turn n'a pas le bon"),
-    (HEADER + '\n{"kind": "task", "turn": true, "text": "x"}', "ligne 2 : turn n'a pas le bon"),
-    (HEADER + '\n\n{"kind": "task", "turn": 0}', "ligne 3 : il manque le champ text"),
+     "ligne 2 : champ inconnu 'couleur'"),
+    (HEADER + '\n{"kind": "task", "turn": "un", "text": "x"}', "ligne 2 : turn n’a pas le bon"),
+    (HEADER + '\n{"kind": "task", "turn": true, "text": "x"}', "ligne 2 : turn n’a pas le bon"),
+    (HEADER + '\n\n{"kind": "task", "turn": 0}', "ligne 3 : il manque le champ text"),
     (HEADER + '\n{"kind": "robot", "turn": 0, "text": "x"}', "kind vaut 'robot'"),
-    ('{"system": "pas un message"}', "ligne 1 : system n'a pas le bon type"),
+    ('{"system": "pas un message"}', "ligne 1 : system n’a pas le bon type"),
 ])
 def test_a_broken_file_says_what_is_wrong_and_where(content: str | bytes, said: str) -> None:
     with pytest.raises(TraceFileError) as refused:
@@ -62,7 +62,7 @@ def test_a_missing_file_or_a_folder_is_a_french_message(tmp_path: Path) -> None:
     with pytest.raises(TraceFileError, match="est un dossier"):
         open_trace(tmp_path)
     shown = open_player(tmp_path / "absent.jsonl")
-    assert "Impossible d&#x27;ouvrir la trace" in shown.data and "introuvable" in shown.data
+    assert "Impossible d’ouvrir la trace" in shown.data and "introuvable" in shown.data
 
 
 def test_the_picker_opens_an_upload_or_a_path(tmp_path: Path) -> None:
@@ -77,4 +77,5 @@ def test_the_picker_opens_an_upload_or_a_path(tmp_path: Path) -> None:
     upload.value = ({"name": "x.jsonl", "content": memoryview(b"{oups"), "size": 5,
                      "type": "", "last_modified": datetime.now(timezone.utc)},)
     button.click()
-    assert "ligne 1 : JSON illisible" in str(shown.outputs)
+    shown_html = "".join(o.get("data", {}).get("text/html", "") for o in shown.outputs)
+    assert "ligne 1 : JSON illisible" in shown_html

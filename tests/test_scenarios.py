@@ -82,5 +82,5 @@ def test_example_workspace_is_a_fresh_copy(tmp_path):
     (first / "price.py").write_text("cassé", encoding="utf-8")
     assert "divmod" in (example_workspace("prix") / "price.py").read_text(encoding="utf-8")
     assert (example_workspace("docs", tmp_path) / "docs" / "README.md").exists()
-    with pytest.raises(ValueError, match="espace d'exemple inconnu"):
+    with pytest.raises(ValueError, match="espace d’exemple inconnu"):
         example_workspace("nulle-part")

@@ -162,7 +162,7 @@ def test_debug_view_of_a_real_request_has_no_key(fake_openai: FakeServer, root: 
     fake_openai.push(text_reply("ok"))
     completion = model_on(fake_openai).complete([user(TASK)], [])
     shown = debug.format_request(completion.request, turn=1, max_turns=15)
-    assert fake_openai.url in shown and "[0] user : Lis README.md" in shown
+    assert fake_openai.url in shown and "[0] user : Lis README.md" in shown
     assert_secret([shown])
 
 

@@ -86,7 +86,7 @@ def test_absolute_paths_are_refused_even_inside(tools, root, outside):
 
 def test_refusals_say_why_in_french(tools):
     assert "sort du dossier de travail" in run(tools, "read_file", path="link.txt").content
-    assert "trop long (5000 caractères" in run(tools, "read_file", path="a" * 5000).content
+    assert "trop long (5 000 caractères" in run(tools, "read_file", path="a" * 5000).content
     assert "NUL" in run(tools, "read_file", path="a\0b").content
     assert "retour à la ligne" in run(tools, "read_file", path="a\nb").content
 
@@ -173,7 +173,7 @@ def test_binary_and_non_utf8_files_are_marked_not_fatal(tools, root):
     (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" * 500)
     (root / "latin1.txt").write_text("café", encoding="latin-1")
     binary = run(tools, "read_file", path="image.png")
-    assert not binary.is_error and binary.content.startswith("[fichier binaire de 8000 octets")
+    assert not binary.is_error and binary.content.startswith("[fichier binaire de 8 000 octets")
     assert "\0" not in binary.content and len(binary.content) < 1200
     latin = run(tools, "read_file", path="latin1.txt")
     assert not latin.is_error and latin.content.endswith("caf\N{REPLACEMENT CHARACTER}")
@@ -184,7 +184,7 @@ def test_big_file_is_capped_with_a_marker(tools, root):
     (root / "big.txt").write_text("x" * (MAX_CHARS + 12_345))
     seen = run(tools, "read_file", path="big.txt")
     assert seen.content.startswith("x" * MAX_CHARS)
-    assert seen.content.endswith("… [tronqué : 12345 caractères de plus]")
+    assert seen.content.endswith("… [tronqué : 12 345 caractères de plus]")
 
 
 def test_huge_file_is_not_read(tools, root):
@@ -232,7 +232,7 @@ def test_edit_file_refuses_zero_or_several_occurrences(tools, root, old, count):
 
 def test_edit_file_replaces_the_unique_occurrence(tools, root):
     seen = run(tools, "edit_file", path="price.py", old="return x", new="return round(x, 2)")
-    assert seen == Observation("Fichier modifié : price.py (1 occurrence remplacée, ligne 2)",
+    assert seen == Observation("Fichier modifié : price.py (1 occurrence remplacée, ligne 2)",
                                is_error=False)
     assert (root / "price.py").read_text() == "def price(x):\n    return round(x, 2)\n"
 
@@ -250,20 +250,20 @@ def test_edit_file_of_missing_empty_or_binary(tools, root):
 
 def test_bash_reports_output_and_exit_code(tools, root):
     ok = run(tools, "bash", command="pwd; echo erreur >&2")
-    assert ok == Observation(f"{root.resolve()}\nerreur\n[code de sortie : 0]", is_error=False)
+    assert ok == Observation(f"{root.resolve()}\nerreur\n[code de sortie : 0]", is_error=False)
     failed = run(tools, "bash", command="echo raté; exit 3")
     assert failed.is_error and not failed.timed_out
-    assert failed.content == "Erreur : la commande a échoué\nraté\n[code de sortie : 3]"
+    assert failed.content == "Erreur : la commande a échoué\nraté\n[code de sortie : 3]"
 
 
 def test_bash_output_keeps_head_and_tail(tools):
     seen = run(tools, "bash", command="echo DEBUT; yes ligne | head -n 200000; echo FIN")
-    assert seen.content.startswith("DEBUT\n") and seen.content.endswith("FIN\n[code de sortie : 0]")
+    assert seen.content.startswith("DEBUT\n") and seen.content.endswith("FIN\n[code de sortie : 0]")
     assert "octets au milieu] …" in seen.content and len(seen.content) < 21_000
 
 
 def test_bash_does_not_read_the_terminal(tools):
-    assert run(tools, "bash", timeout=5, command="cat").content == "[code de sortie : 0]"
+    assert run(tools, "bash", timeout=5, command="cat").content == "[code de sortie : 0]"
 
 
 SECRETS = {"OPENROUTER_API_KEY": "sk-or-v1-secret", "GITHUB_TOKEN": "ghp-secret",
@@ -301,7 +301,7 @@ def test_bash_timeout_kills_the_whole_process_group(tools, root):
 
 def test_bash_leaves_no_background_job_behind(tools, root):
     seen = run(tools, "bash", command="sleep 300 >/dev/null 2>&1 & echo $! > pid")
-    assert seen.content == f"{BACKGROUND}\n[code de sortie : 0]"
+    assert seen.content == f"{BACKGROUND}\n[code de sortie : 0]"
     assert wait_until_dead([int((root / "pid").read_text())]) == []
 
 
@@ -311,12 +311,12 @@ def test_bash_returns_when_the_command_ends_not_when_its_background_job_does(too
     # The job keeps the output pipe open: reading to its end would wait for the timeout,
     # and the observation would then say « délai … dépassé » instead of the exit code.
     seen = run(tools, "bash", timeout=30.0, command=command)
-    assert seen.content == f"prêt\n{BACKGROUND}\n[code de sortie : 0]" and not seen.is_error
+    assert seen.content == f"prêt\n{BACKGROUND}\n[code de sortie : 0]" and not seen.is_error
 
 
 def test_bash_reports_no_background_job_when_there_was_none(tools):
     assert run(tools, "bash", command="sleep 0.2 & wait; echo fini").content == (
-        "fini\n[code de sortie : 0]")
+        "fini\n[code de sortie : 0]")
 
 
 # --- run_tool ------------------------------------------------------------------------------
@@ -331,13 +331,13 @@ def test_run_tool_accepts_a_dict_of_arguments(tools):
 
 
 @pytest.mark.parametrize(("arguments", "expected"), [
-    ('{"path": "price.py"', "Erreur : arguments de read_file : JSON invalide"),
-    ("[1, 2]", "Erreur : arguments de read_file : un objet JSON est attendu, reçu une liste"),
-    ("{}", "Erreur : read_file : argument manquant : path"),
-    ('{"path": 3}', "Erreur : read_file : path doit être de type string, reçu un entier"),
-    ('{"path": true}', "Erreur : read_file : path doit être de type string, reçu un booléen"),
-    ('{"path": "a", "mode": "w"}', "Erreur : read_file : argument inconnu : mode. Arguments"),
-    ("[" * 100_000, "Erreur : arguments de read_file : JSON invalide"),
+    ('{"path": "price.py"', "Erreur : arguments de read_file : JSON invalide"),
+    ("[1, 2]", "Erreur : arguments de read_file : un objet JSON est attendu, reçu une liste"),
+    ("{}", "Erreur : read_file : argument manquant : path"),
+    ('{"path": 3}', "Erreur : read_file : path doit être de type string, reçu un entier"),
+    ('{"path": true}', "Erreur : read_file : path doit être de type string, reçu un booléen"),
+    ('{"path": "a", "mode": "w"}', "Erreur : read_file : argument inconnu : mode. Arguments"),
+    ("[" * 100_000, "Erreur : arguments de read_file : JSON invalide"),
 ])
 def test_run_tool_explains_bad_arguments(tools, arguments, expected):
     seen = run_tool(call_with(arguments), tools)
@@ -350,10 +350,10 @@ SCHEMA = {"type": "object", "required": ["mode", "lines"], "additionalProperties
 
 
 @pytest.mark.parametrize(("arguments", "expected"), [
-    ({"lines": 3}, "argument manquant : mode"),
-    ({"mode": "moyen", "lines": 3}, "mode ne respecte pas la règle « enum » du schéma (['court', "),
+    ({"lines": 3}, "argument manquant : mode"),
+    ({"mode": "moyen", "lines": 3}, "mode ne respecte pas la règle « enum » du schéma (['court', "),
     ({"mode": "long", "lines": "3"}, "lines doit être de type integer ou null, reçu une chaîne"),
-    ({"mode": "long", "lines": 0}, "lines ne respecte pas la règle « minimum » du schéma (1)"),
+    ({"mode": "long", "lines": 0}, "lines ne respecte pas la règle « minimum » du schéma (1)"),
     ({"mode": "long", "lines": None}, None),
 ])
 def test_arguments_are_checked_against_the_whole_schema(arguments, expected):
@@ -362,21 +362,21 @@ def test_arguments_are_checked_against_the_whole_schema(arguments, expected):
     if expected is None:
         assert seen == Observation("long None")
     else:
-        assert seen.is_error and seen.content.startswith(f"Erreur : resume : {expected}")
+        assert seen.is_error and seen.content.startswith(f"Erreur : resume : {expected}")
 
 
 def test_a_tool_with_a_broken_schema_says_so_and_runs_nothing():
     ran = []
     tool = Tool("casse", "Schéma cassé.", {"type": "objet", "properties": {}}, ran.append)
     seen = run_tool(ToolCall("casse", {}), [tool])
-    assert seen.content.startswith("Erreur : casse : le schéma de ses arguments est invalide (")
+    assert seen.content.startswith("Erreur : casse : le schéma de ses arguments est invalide (")
     assert ran == []
 
 
 def test_run_tool_lists_the_tools_for_an_unknown_one(tools):
     assert run_tool(call_with("{}", name="delete_file"), tools).content == (
-        "Erreur : outil inconnu : delete_file. "
-        "Outils disponibles : read_file, list_files, edit_file, bash")
+        "Erreur : outil inconnu : delete_file. "
+        "Outils disponibles : read_file, list_files, edit_file, bash")
 
 
 @pytest.mark.parametrize("call", [None, "read_file", {}, {"function": None},
@@ -392,7 +392,7 @@ def test_run_tool_turns_a_crash_into_an_observation():
 
     tool = Tool("broken", "Plante.", {"type": "object", "properties": {}}, broken)
     assert run_tool(call_with("", name="broken"), [tool]) == Observation(
-        "Erreur : broken a échoué : RuntimeError : boum", is_error=True)
+        "Erreur : broken a échoué : RuntimeError : boum", is_error=True)
 
 
 def test_only_timed_tools_receive_the_timeout():

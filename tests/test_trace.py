@@ -23,14 +23,14 @@ def test_save_load_round_trip(tmp_path):
 
 
 def test_unknown_kind_is_refused():
-    with pytest.raises(ValueError, match="type d'événement inconnu"):
+    with pytest.raises(ValueError, match="type d’événement inconnu"):
         Event("dance", 0, "?")
 
 
 def test_describe_names_both_sides():
     assert (
         describe(Event("reply", 2, "Réponse finale"))
-        == "[tour 2] Modèle → Harness : Réponse finale"
+        == "[tour 2] Modèle → Harness : Réponse finale"
     )
 
 

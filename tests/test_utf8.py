@@ -26,8 +26,8 @@ from harness_lib.tools.shell import HeadTail
 
 REPO = str(Path(__file__).resolve().parents[1])
 LATIN = "café crème\n".encode("latin-1")
-NOTE_OUTPUT = "[sortie non UTF-8 : octets illisibles remplacés par �]"
-NOTE_NAMES = "[noms non UTF-8 : octets illisibles remplacés par �]"
+NOTE_OUTPUT = "[sortie non UTF-8 : octets illisibles remplacés par �]"
+NOTE_NAMES = "[noms non UTF-8 : octets illisibles remplacés par �]"
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_names_contents_and_output_that_are_not_utf8_reach_messages_as_valid_tex
     utf8(result.messages)
     assert_saved_and_drawn(result, tmp_path)
     read = next(t for t in tools if t.name == "read_file").function(path="latin.txt")
-    assert read == "[fichier non UTF-8 : octets illisibles remplacés par �]\ncaf� cr�me\n"
+    assert read == "[fichier non UTF-8 : octets illisibles remplacés par �]\ncaf� cr�me\n"
 
 
 def test_a_mission_or_a_path_with_lone_surrogates_becomes_valid_text(root: Path,
@@ -116,7 +116,7 @@ def test_a_model_writing_lone_surrogates_leaves_a_valid_run(root: Path, tmp_path
 def test_a_cut_inside_a_character_is_not_called_non_utf8() -> None:
     output = HeadTail(10)
     output.add("é".encode() * 20)  # 40 bytes: both cuts fall in the middle of an "é"
-    assert output.text() == "éé\n… [tronqué : 32 octets au milieu] …\néé"
+    assert output.text() == "éé\n… [tronqué : 32 octets au milieu] …\néé"
     output.add(b"\xff")
     assert output.text().startswith(NOTE_OUTPUT)
 

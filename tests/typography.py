@@ -22,17 +22,15 @@ English texts).
     True
 
 Run `python tests/typography.py --fix notebooks/*.ipynb harness_lib/loop.py` to
-fix the Markdown cells of notebooks, or the French strings of modules, in place.
+fix the Markdown cells of notebooks, or the French strings of modules (found by
+typography_python.py), in place.
 """
 
 from __future__ import annotations
 
-import ast
-import io
 import json
 import re
 import sys
-import tokenize
 from pathlib import Path
 
 NNBSP, NBSP = "\u202f", "\u00a0"
@@ -46,15 +44,22 @@ VERBATIM = (
 _SKIP = re.compile(
     r"```.*?```"  # code fences (Mermaid included: its labels follow Mermaid's rules)
     r"|`[^`\n]*`"  # inline code
+    r"|<(code|pre)\b[^<>]*>.*?</\1>"  # code in HTML, with its tags
     r"|<[^<>\n]*>"  # HTML tags
+    r"|\{[^{}\n]*(?:\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}[^{}\n]*)*\}"  # {"json": …}, {field}
+    r"|\b(?:accTitle|accDescr|ctx):|%%\s*\w+:"  # Mermaid's keywords, the course's annotations
+    r"|\b\w+\s*--?(?:>>|>|x|\))[+-]?\s*\w+:"  # a Mermaid arrow: H->>M: label
+    r"|&#?\w+;|#\d+;"  # HTML entities, Mermaid's escapes (#59; is a ;)
     r"|\]\([^)\s]*\)"  # Markdown link targets
     r"|https?://\S+"  # URLs
     r"|\b\d{1,2}:\d{2}\b"  # times
     r"|" + "|".join(re.escape(v) for v in VERBATIM),
     re.S,
 )
-# A space (or none) before the high punctuation, after a letter, a digit or a closing sign.
-_BEFORE = re.compile(r"(?<=[\w)\]*_»’'\"%€$\ue001])( ?)([;!?:])(?=\s|$|[)\]*_»\ue000\"])", re.M)
+# A space (or none) before the high punctuation, after a letter, a digit or a closing sign;
+# or a space at the start of a line (« " : " + why » goes on a sentence).
+_BEFORE = re.compile(r"(?:(?<=[\w)\]}*_»’'\"%€$\ue001])|^(?= ))( ?)([;!?:])"
+                     r"(?=\s|$|[)\]*_»\ue000\"])", re.M)
 _QUOTES = re.compile(r"«( ?)(?=\S)|(?<=\S)( ?)»")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_]|\*\*)")  # l'outil, not 'x' nor a quote
 
@@ -97,58 +102,16 @@ def problems(text: str) -> list[str]:
     return found
 
 
-_FRENCH = re.compile(r"[éèêàùçôîœ«»’]|\b(?:le|la|les|des|du|une|est|pas|dans|pour)\b", re.I)
+# After a colon French goes on in lower case; names, acronyms and code keep their capitals.
+_CAPITAL = re.compile(r"(?<=\S)\s:\s+([A-ZÀ-Ý][^\W\d_]*)\b")
+NAMES = {"JupyterLab", "Python", "Mermaid", "Binder", "OpenRouter", "X"}  # X: an f-string's {…}
 
 
-def french_strings(path: Path) -> list[tuple[int, int, str]]:
-    """(first line, last line, text) of each French string of a Python module, docstrings left out.
-
-    An f-string is read with each `{…}` replaced by `X`, as a learner would see it filled.
-    """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body and isinstance(node.body[0], ast.Expr)
-    }
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.JoinedStr):
-            text = "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value
-        else:
-            continue
-        if id(node) not in docstrings and _FRENCH.search(text):
-            found.append((node.lineno, node.end_lineno or node.lineno, text))
-    return found
-
-
-def fix_python(path: Path) -> int:
-    """Fix the French strings of a Python module in place; return how many changed.
-
-    Works on the source text of each string literal, so quotes, escapes and the
-    `{…}` of f-strings stay as they were written.
-    """
-    source = path.read_text(encoding="utf-8")
-    lines = {line for first, last, _ in french_strings(path) for line in range(first, last + 1)}
-    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    offsets = [0]
-    for line in source.splitlines(keepends=True):
-        offsets.append(offsets[-1] + len(line))
-    changed, out, last = 0, [], 0
-    for token in tokens:
-        if token.type != tokenize.STRING or token.start[0] not in lines:
-            continue
-        start = offsets[token.start[0] - 1] + token.start[1]
-        end = offsets[token.end[0] - 1] + token.end[1]
-        fixed = fix(token.string)
-        out += [source[last:start], fixed]
-        last, changed = end, changed + (fixed != token.string)
-    if changed:
-        path.write_text("".join(out) + source[last:], encoding="utf-8")
-    return changed
+def capitals_after_colon(text: str) -> list[str]:
+    """Each word that starts a sentence after a colon, as in « Arrêt : Le modèle… »."""
+    prose, _ = _masked(text)
+    return [m.group(1) for m in _CAPITAL.finditer(prose)
+            if m.group(1) not in NAMES and not m.group(1).isupper()]
 
 
 def markdown_cells(path: Path) -> list[tuple[str, str]]:
@@ -175,6 +138,8 @@ def fix_notebook(path: Path) -> int:
 
 
 if __name__ == "__main__":
+    from typography_python import fix_python  # its French strings, found with ast
+
     if sys.argv[1:2] != ["--fix"]:
         sys.exit("usage : python tests/typography.py --fix FICHIER.ipynb|FICHIER.py…")
     for name in sys.argv[2:]:

@@ -23,7 +23,8 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .french import comma_hint, normalise, number_fr, parse_number
+from ..text import french_number
+from .french import comma_hint, normalise, parse_number
 
 __all__ = ["MultipleChoice", "Numeric", "Open", "ShortText", "Spec", "Verdict"]
 
@@ -41,7 +42,7 @@ class _Checked:
 
     def __post_init__(self) -> None:
         if self.grade(self.solution).ok is not True:  # type: ignore[attr-defined]
-            raise ValueError(f"clé de réponse fausse : la solution de « {self.prompt} » ne "  # type: ignore[attr-defined]
+            raise ValueError(f"clé de réponse fausse : la solution de « {self.prompt} » ne "  # type: ignore[attr-defined]
                              "passe pas sa propre vérification")
 
 
@@ -65,12 +66,12 @@ class MultipleChoice(_Checked):
 
     def grade(self, answer: int | None) -> Verdict:
         if not isinstance(answer, int) or not 0 <= answer < len(self.choices):
-            return Verdict(None, "Choisissez une réponse, puis « Vérifier ».")
+            return Verdict(None, "Choisissez une réponse, puis « Vérifier ».")
         return Verdict(answer == self.correct, self.feedback[answer])
 
     def reveal(self) -> str:
         right = html.escape(self.choices[self.correct].rstrip("."), quote=False)
-        return f"La bonne réponse : « {right} ». {self.feedback[self.correct]}"
+        return f"La bonne réponse : « {right} ». {self.feedback[self.correct]}"
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class Numeric(_Checked):
 
     def __post_init__(self) -> None:
         if any(abs(wrong - self.answer) <= self.tolerance for wrong in self.mistakes):
-            raise ValueError(f"« {self.prompt} » : une erreur connue est dans la tolérance")
+            raise ValueError(f"« {self.prompt} » : une erreur connue est dans la tolérance")
         super().__post_init__()
 
     @property
@@ -109,14 +110,14 @@ class Numeric(_Checked):
             return Verdict(None, html.escape(str(err), quote=False))
         known = [text for wrong, text in self.mistakes.items() if abs(value - wrong) < 1e-9]
         if abs(value - self.answer) <= self.tolerance:
-            return Verdict(True, f"Oui : {number_fr(self.answer)}{self._unit()}. "
+            return Verdict(True, f"Oui : {french_number(self.answer)}{self._unit()}. "
                            f"{self.explanation}".strip())
         text = known[0] if known else self._direction(value)
         return Verdict(False, (text + comma_hint(answer)).strip())
 
     def _direction(self, value: float) -> str:
         if not self.direction:
-            return "Ce n'est pas ce nombre."
+            return "Ce n’est pas ce nombre."
         low = value < self.answer
         return f"{'Trop bas' if low else 'Trop haut'}. {self.too_low if low else self.too_high}"
 
@@ -124,7 +125,8 @@ class Numeric(_Checked):
         return f" {self.unit}" if self.unit else ""
 
     def reveal(self) -> str:
-        return f"La réponse : {number_fr(self.answer)}{self._unit()}. {self.explanation}".strip()
+        answer = french_number(self.answer)
+        return f"La réponse : {answer}{self._unit()}. {self.explanation}".strip()
 
 
 @dataclass(frozen=True)
@@ -148,16 +150,16 @@ class ShortText(_Checked):
     def grade(self, answer: str) -> Verdict:
         typed = normalise(str(answer))
         if not typed:
-            return Verdict(None, "Écrivez une réponse, puis « Vérifier ».")
+            return Verdict(None, "Écrivez une réponse, puis « Vérifier ».")
         if typed in {normalise(a) for a in self.answers}:
             return Verdict(True, f"Oui. {self.feedback}".strip())
         known = {normalise(k): text for k, text in self.mistakes.items()}
         said = html.escape(str(answer).strip(), quote=False)
-        return Verdict(False, known.get(typed, f"« {said} » n'est pas la réponse attendue."))
+        return Verdict(False, known.get(typed, f"« {said} » n’est pas la réponse attendue."))
 
     def reveal(self) -> str:
         said = self.explanation or self.feedback
-        return f"La réponse : « {html.escape(self.solution, quote=False)} ». {said}".strip()
+        return f"La réponse : « {html.escape(self.solution, quote=False)} ». {said}".strip()
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ which the widget shows in full before you decide it. One click decides one actio
 >>> done.run.reason, done.asked, done.answers
 ('answer', ['edit_file', 'bash'], (True, False))
 >>> decide(False).observations[1]  # one answer for every action: no to all
-"Refusé : la personne n'a pas autorisé cette action."
+'Refusé\\xa0: la personne n’a pas autorisé cette action.'
 """
 
 from __future__ import annotations
@@ -139,16 +139,16 @@ def pending_html(waiting: Pending, number: int = 1) -> str:
     shown = "".join(f"<b>{html.escape(str(k))}</b>"
                     f'<pre style="margin:2px 0 6px 0">{html.escape(visible(str(v)))}</pre>'
                     for k, v in arguments.items())
-    return (f'<div style="{BOX};background:#fff8e1"><b>Action {number} : validation humaine '
-            f"nécessaire</b><br>L'agent veut appeler "
+    return (f'<div style="{BOX};background:#fff8e1"><b>Action {number} : validation humaine '
+            f"nécessaire</b><br>L’agent veut appeler "
             f"<code>{html.escape(str(call.name))}</code> "
-            f"({html.escape(call.id)}) avec :<br>{shown}"
-            f"Raison de la politique : {html.escape(waiting.decision.reason)}</div>")
+            f"({html.escape(call.id)}) avec :<br>{shown}"
+            f"Raison de la politique : {html.escape(waiting.decision.reason)}</div>")
 
 
 def decided_html(decided: Sequence[tuple[Pending, bool]]) -> str:
     """The actions already decided, one line each: what, and your answer."""
-    rows = "".join(f"<li>{'✔ autorisé' if yes else '✘ refusé'} : action {i} "
+    rows = "".join(f"<li>{'✔ autorisé' if yes else '✘ refusé'} : action {i} "
                    f"<code>{html.escape(_one_line(_call_text(waiting.call), 100))}</code></li>"
                    for i, (waiting, yes) in enumerate(decided, start=1))
     return f"<ul style=\"margin:2px 0\">{rows}</ul>" if rows else ""
@@ -170,10 +170,10 @@ def outcome_html(outcome: Outcome) -> str:
                     for o in outcome.observations)
     answers = answers or "aucune"
     colour = "#e8f5e9" if outcome.approved else "#ffebee"
-    return (f'<div style="{BOX};background:{colour}"><b>Vos décisions : '
-            f"{html.escape(answers)}.</b> Fin : <code>{html.escape(outcome.run.reason)}</code>"
-            f"<br>Observations reçues par le modèle :<ul>{items}</ul>"
-            "Message de fin (la réponse du modèle, ou la raison de l'arrêt) :"
+    return (f'<div style="{BOX};background:{colour}"><b>Vos décisions : '
+            f"{html.escape(answers)}.</b> Fin : <code>{html.escape(outcome.run.reason)}</code>"
+            f"<br>Observations reçues par le modèle :<ul>{items}</ul>"
+            "Message de fin (la réponse du modèle, ou la raison de l’arrêt) :"
             f'<pre style="white-space:pre-wrap;margin:0">{html.escape(outcome.run.message)}</pre>'
             "</div>")
 
@@ -189,7 +189,7 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
 
     waiting = replay_with([], task, workspace, policy)
     if not isinstance(waiting, Pending):
-        return widgets.HTML("Aucune action n'attend de validation : la mission va à son terme.")
+        return widgets.HTML("Aucune action n’attend de validation : la mission va à son terme.")
     decided: list[tuple[Pending, bool]] = []
     history, current, result = widgets.HTML(), widgets.HTML(pending_html(waiting)), widgets.HTML()
     yes, no = (widgets.Button(description=f"{verb} cette action", button_style=style, icon=icon,

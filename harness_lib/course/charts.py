@@ -58,11 +58,11 @@ def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | 
                       f'left:{_pct(budget, scale)};top:-5px;bottom:-5px;'
                       'border-left:3px dashed #c0392b"></div>')
     total = sum(e.tokens for e in entries)
-    summary = f"Contexte : <b>{fr(total)}</b> tokens"
-    summary += f" · budget : {fr(budget)}" if budget is not None else ""
+    summary = f"Contexte : <b>{fr(total)}</b> tokens"
+    summary += f" · budget : {fr(budget)}" if budget is not None else ""
     summary += " · <b>au-delà du budget</b>" if budget is not None and total > budget else ""
     if replaced:
-        summary += (f"<br>Compaction : {fr(replaced)} tokens de conversation disparaissent, "
+        summary += (f"<br>Compaction : {fr(replaced)} tokens de conversation disparaissent, "
                     "remplacés par un seul résumé.")
     return (f'<div style="{BOX}"><div role="img" aria-label="Contexte : {fr(total)} tokens" '
             'style="position:relative;display:flex;height:28px;margin:6px 0;background:#f1f3f5;'
@@ -71,7 +71,7 @@ def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | 
 
 
 def _block(entry: Entry, scale: int, fresh: bool) -> str:
-    title = html.escape(f"{entry.role} : {fr(entry.tokens)} tokens — {entry.label}")
+    title = html.escape(f"{entry.role} : {fr(entry.tokens)} tokens — {entry.label}")
     style = (f"flex:none;width:{_pct(entry.tokens, scale)};min-width:2px;box-sizing:border-box;"
              f"background:{ROLE_COLORS[entry.role]};border-right:1px solid #fff")
     return f'<div title="{title}" style="{style};{ADDED_STYLE if fresh else ""}"></div>'
@@ -101,7 +101,7 @@ def ledger_table(entries: Sequence[Entry], added: int) -> str:
 def messages_block(messages: Sequence[Message]) -> str:
     """messages[] as the API would receive it: pretty JSON, escaped."""
     text = html.escape(json.dumps(list(messages), ensure_ascii=False, indent=2, default=str))
-    return (f'<div style="{BOX}">{len(messages)} message(s), plus la définition des outils :'
+    return (f'<div style="{BOX}">{len(messages)} message(s), plus la définition des outils :'
             f'<pre style="white-space:pre-wrap;max-height:420px;overflow:auto">{text}</pre></div>')
 
 
@@ -128,7 +128,7 @@ def static_html(diagram: Diagram) -> str:
 
     return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
             f"</b> (copie statique du lecteur)</p>{block(to_mermaid(diagram, highlight=False))}"
-            f"<p>La même exécution, le harness au centre (vue hub) :</p>"
+            f"<p>La même exécution, le harness au centre (vue hub) :</p>"
             f"{block(hub_mermaid(diagram))}<details><summary>Version texte</summary>"
             f'<pre style="white-space:pre-wrap">{html.escape(transcript(diagram))}</pre>'
             "</details></div>")
@@ -170,10 +170,10 @@ def context_chart(trace: Trace) -> str:
             for c in costs]
     last = costs[-1]
     return (f'<table style="{BOX};border-collapse:collapse;width:100%"><caption style="'
-            'text-align:left">Chaque appel renvoie tout le contexte : le total facturé croît '
+            'text-align:left">Chaque appel renvoie tout le contexte : le total facturé croît '
             'comme le carré du nombre de tours.</caption><tr><th align="left">appel</th>'
             '<th align="left">contexte envoyé</th><th align="left">entrée facturée (cumul)'
-            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{len(costs)} appel(s) : '
+            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{len(costs)} appel(s) : '
             f"<b>{fr(last.billed_input_total)}</b> tokens facturés en entrée, pour un dernier "
             f"contexte de {fr(last.context_tokens)} tokens.</div>")
 

@@ -73,10 +73,10 @@ def locate(source: str, needle: str, occurrence: int | None = None) -> int:
     """
     found = [i for i, line in enumerate(source.splitlines(), 1) if needle in line]
     if occurrence is None and len(found) != 1:
-        raise ValueError(f"« {needle} » apparaît {len(found)} fois dans le code (une attendue)")
+        raise ValueError(f"« {needle} » apparaît {len(found)} fois dans le code (une attendue)")
     index = 0 if occurrence is None else occurrence - 1 if occurrence > 0 else occurrence
     if not -len(found) <= index < len(found):
-        raise ValueError(f"« {needle} » n'apparaît que {len(found)} fois dans le code")
+        raise ValueError(f"« {needle} » n’apparaît que {len(found)} fois dans le code")
     return found[index]
 
 
@@ -89,7 +89,7 @@ def find_marks(source: str, marks: Mapping[str, str] | Sequence[str]) -> list[Ma
         pattern = re.compile(rf"#\s*{re.escape(label)}(?![\w])")
         hits = [i for i, line in enumerate(lines, 1) if pattern.search(line)]
         if not hits:
-            raise ValueError(f"repère introuvable dans le code : « # {label} »")
+            raise ValueError(f"repère introuvable dans le code : « # {label} »")
         code = [i for i in range(hits[0] + 1, len(lines) + 1)
                 if lines[i - 1].strip() and not lines[i - 1].strip().startswith("#")]
         below = code[0] if code else hits[0]
@@ -115,7 +115,7 @@ def _function_span(source: str, name: str) -> tuple[int, int]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             return first, node.end_lineno or node.lineno
-    raise ValueError(f"fonction introuvable dans le code : {name}")
+    raise ValueError(f"fonction introuvable dans le code : {name}")
 
 
 def _spans(source: str) -> dict[int, list[tuple[int, int, str]]]:
@@ -153,7 +153,7 @@ def render(view_lines: Sequence[str], first: int, marks: Sequence[Mark], source:
     spans = _spans(source)
     colour = {m.label: COLOURS[i % len(COLOURS)] for i, m in enumerate(marks)}
     legend = "".join(f'<div><span style="background:{colour[m.label]};padding:0 6px">'
-                     f"<b>{html.escape(m.label)}</b></span> ligne {m.first} : "
+                     f"<b>{html.escape(m.label)}</b></span> ligne {m.first} : "
                      f"{html.escape(m.note)}</div>" for m in marks)
     rows = []
     for n, text in enumerate(view_lines, first):
@@ -178,7 +178,7 @@ def show_source(module_or_path: ModuleType | str | Path,
     found = find_marks(source, marks)
     outside = [m.label for m in found if not first <= m.first <= last]
     if outside:
-        raise ValueError(f"repère hors de la fonction {function} : {', '.join(outside)}")
+        raise ValueError(f"repère hors de la fonction {function} : {', '.join(outside)}")
     body = render(lines[first - 1:last], first, found, source)
     return SourceView(path, lines, first, last, tuple(found), body)
 

@@ -13,7 +13,8 @@ the tool definitions, per role.
 Mark(index=1, field='tool_call_id', why='')
 >>> d = conversation_diagram(conversation, [], outcome="HTTP 400 : refusé")
 >>> [s.text for s in d.steps]
-['[0] user : Bonjour', '[1] tool : Résultat de None : ?', 'Appel : 2 messages + 0 outil', \
+['[0] user\\xa0: Bonjour', '[1] tool\\xa0: Résultat de None\\xa0: ?', \
+'Appel\\xa0: 2 messages + 0 outil', \
 'HTTP 400 : refusé']
 >>> "Note over T,H: ✘ messages[1].tool_call_id" in mermaid_text(d, mark)
 True
@@ -88,7 +89,7 @@ def conversation_diagram(messages: Sequence[object], tools: object, outcome: str
         steps.append(_message_step(len(steps) + 1, i, messages[i]))
         previous = i
     names = _tool_names(tools)
-    sent = f"Appel : {count(len(messages), 'message')} + {count(len(names), 'outil')}"
+    sent = f"Appel : {count(len(messages), 'message')} + {count(len(names), 'outil')}"
     steps.append(Step(len(steps) + 1, "H", "M", "->>", sent, turn=1))
     if outcome:
         steps.append(Step(len(steps) + 1, "M", "H", "--x" if refused else "-->>",
@@ -119,7 +120,7 @@ def _message_step(number: int, i: int, message: object) -> Step:
         label = message_label(message)
     except Exception:  # a learner's strange message: its role is still worth drawing
         label = "(illisible)"
-    text = shorten(one_line(f"[{i}] {role} : {label}"), LABEL)
+    text = shorten(one_line(f"[{i}] {role} : {label}"), LABEL)
     kind = SAME_AS.get(role, role)
     entries = (Entry(kind, message_tokens(message), shorten(one_line(label)) or kind),) \
         if kind in ("system", "user", "assistant", "tool") else ()
@@ -147,7 +148,7 @@ def mermaid_text(diagram: Diagram, mark: Mark | None = None) -> str:
         end += 1  # the step's own annotations stay inside the frame
     where = step.source if step.source == step.target else f"{step.source},{step.target}"
     field = f".{mark.field}" if mark.field else ""
-    why = f" : {mark.why}" if mark.why else ""
+    why = f" : {mark.why}" if mark.why else ""
     note = f"    Note over {where}: {escape(f'✘ messages[{mark.index}]{field}{why}')}"
     framed = [f"  rect {MARKED}", *("  " + line for line in lines[start:end]), note, "  end"]
     return "\n".join(lines[:start] + framed + lines[end:]) + "\n"

@@ -11,7 +11,7 @@ counted: that is the course's context bar.
 >>> total_at(d, 0), totals_at(d, 2), peak(d)
 (1200, {'system': 1200, 'user': 15}, 1215)
 >>> print(transcript(d).splitlines()[2])
-Étape 1/2 — U → H : Lis README.md (contexte : 1\u202f215 tokens)
+Étape 1/2 — U → H : Lis README.md (contexte : 1\u202f215 tokens)
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import HarnessError
 from ..messages import Message
+from ..text import french_number as fr  # short: the transcripts and charts use it a lot
 from ..text import one_line, shorten
 from ..tokens import ROLE_ALIASES, message_tokens, tools_tokens
 from ..trace import Event, Trace
@@ -35,7 +36,7 @@ class DiagramError(HarnessError, ValueError):
     """A diagram that breaks the grammar; `line` says where (counted from 1)."""
 
     def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(f"ligne {line} : {message}" if line else message)
+        super().__init__(f"ligne {line} : {message}" if line else message)
         self.line = line
 
 
@@ -156,30 +157,25 @@ def running_totals(diagram: Diagram) -> list[int]:
     return totals
 
 
-def fr(n: int) -> str:
-    """French thousands separator (a narrow no-break space): 2370 -> « 2 370 »."""
-    return f"{n:,}".replace(",", "\u202f")
-
-
 def transcript(diagram: Diagram) -> str:
     """Every step in plain French, for screen readers and for reading offline."""
     names = {p.id: p.label for p in diagram.participants}
     lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
     totals = running_totals(diagram)  # one pass: total_at at each step would be quadratic
-    lines.append(f"Contexte de départ : {fr(totals[0])} tokens.")
+    lines.append(f"Contexte de départ : {fr(totals[0])} tokens.")
     loop = None
     for step in diagram.steps:
         if step.loop != loop:  # say where loops start and end, as the picture does
-            lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
-            lines += [f"Début de la boucle « {step.loop} »."] if step.loop is not None else []
+            lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
+            lines += [f"Début de la boucle « {step.loop} »."] if step.loop is not None else []
             loop = step.loop
         who = f"{names.get(step.source, step.source)} → {names.get(step.target, step.target)}"
-        lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
-                     f" (contexte : {fr(totals[step.index])} tokens)")
-        lines += [f"  Ajouté : {e.role}, {fr(e.tokens)} tokens, {one_line(e.label)}"
+        lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
+                     f" (contexte : {fr(totals[step.index])} tokens)")
+        lines += [f"  Ajouté : {e.role}, {fr(e.tokens)} tokens, {one_line(e.label)}"
                   for e in step.entries]
         lines += [f"  {one_line(step.note)}"] if step.note else []
-    lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
+    lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
     return "\n".join(line for line in lines if line)
 
 
@@ -206,7 +202,7 @@ def from_trace(trace: Trace) -> Diagram:
     task = next((one_line(e.text) for e in events if e.kind == "task"), "")
     participants = (Participant("U", "Personne"), Participant("H", "Harness"),
                     Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
-    description = (f"Une exécution réelle : {count(len(steps), 'étape')}, "
+    description = (f"Une exécution réelle : {count(len(steps), 'étape')}, "
                    f"{count(turn, 'appel')} au modèle. "
                    "Chaque étape montre ce que messages[] contient.")
     return Diagram(shorten(task or "Trace d’une exécution"), description, participants,

@@ -126,8 +126,8 @@ class Checked(_Exercise):
             self.revealed = True
             self._say(f"✘ {verdict.text}", self.spec.reveal())
         else:
-            self._say(f"✘ Pas tout à fait. {verdict.text}", "Réfléchissez et essayez encore : "
-                      "la réponse s'affichera après un second essai, ou avec « Voir la réponse ».")
+            self._say(f"✘ Pas tout à fait. {verdict.text}", "Réfléchissez et essayez encore : "
+                      "la réponse s’affichera après un second essai, ou avec « Voir la réponse ».")
 
     def _key(self, answer: Any) -> Any:
         """Two typings of one wrong answer are one try (« 36 000 » and « 36000 »)."""
@@ -173,8 +173,8 @@ class Prediction(_Exercise):
 
     def reveal(self) -> None:
         guess = self.text.value.strip()
-        mine = (f"<p>Votre réponse : <i>{html.escape(guess)}</i></p>" if guess else
-                "<p>(Rien d'écrit : la prochaine fois, écrivez d'abord votre réponse.)</p>")
+        mine = (f"<p>Votre réponse : <i>{html.escape(guess)}</i></p>" if guess else
+                "<p>(Rien d’écrit : la prochaine fois, écrivez d’abord votre réponse.)</p>")
         self.answer.value = mine + typography(self.reveal_html)
 
 
@@ -190,7 +190,7 @@ def question(name: str) -> Checked | Prediction:
     from .questions import QUESTIONS
 
     if name not in QUESTIONS:
-        raise KeyError(f"question inconnue : {name!r} (voir harness_lib/course/questions.py)")
+        raise KeyError(f"question inconnue : {name!r} (voir harness_lib/course/questions.py)")
     return exercise(QUESTIONS[name])
 
 
@@ -209,10 +209,10 @@ class HarnessExercise(_Exercise):
         self.button = w.Button(description="Vérifier", button_style="primary")
         self.show = w.Button(description="Voir la solution", layout=w.Layout(width="auto"))
         self.feedback = w.HTML()
-        self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
-                        "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
+        self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
+                        "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
         request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))
-        intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
+        intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
                  f"<pre>{request}</pre>")
         self.widget = _box(w, intro, [self.text, w.HBox([self.button, self.show]), self.feedback])
         self.button.on_click(lambda _: self.check())
@@ -231,12 +231,12 @@ class HarnessExercise(_Exercise):
 
     def _after(self) -> str:
         if self.solved:
-            return ("<p>Bravo : c'est le message que le harness ajoute. Au prochain appel, le "
-                    "modèle lit l'erreur et change de stratégie (list_files).</p>")
+            return ("<p>Bravo : c’est le message que le harness ajoute. Au prochain appel, le "
+                    "modèle lit l’erreur et change de stratégie (list_files).</p>")
         return self._solution() if self.attempts >= 3 else ""  # stuck: show, don't lose them
 
     def _solution(self) -> str:
-        return f"<p>Une solution : <code>{html.escape(json.dumps(SOLUTION, ensure_ascii=False))}" \
+        return f"<p>Une solution : <code>{html.escape(json.dumps(SOLUTION, ensure_ascii=False))}" \
                "</code></p>"
 
     def _reveal(self) -> None:

@@ -70,8 +70,8 @@ def export_image(source: Diagram | Trace | str, path: str | Path, *,
     suffix = path.suffix.lower()
     if suffix not in IMAGE_SUFFIXES:
         raise HarnessError(f"unsupported image suffix: {path.suffix!r}", explication=(
-            f"« {path.name} » : une image se termine par .svg ou .png "
-            "(pour le texte Mermaid, hors ligne : export_text, fichier .mmd)."))
+            f"« {path.name} » : une image se termine par .svg ou .png "
+            "(pour le texte Mermaid, hors ligne : export_text, fichier .mmd)."))
     text = diagram_text(source, step)  # a wrong diagram or step fails here, before the network
     drawing = _draw(text, server or os.environ.get("MERMAID_INK_SERVER") or DEFAULT_SERVER)
     # The server's bytes, written as they came: Mermaid.to_svg() would write requests'
@@ -84,8 +84,8 @@ def export_image(source: Diagram | Trace | str, path: str | Path, *,
         valid = data.startswith(b"\x89PNG")
     if not valid:  # a proxy's or a captive portal's HTML page must not become the image
         raise HarnessError(f"not an image: {data[:80]!r}", explication=(
-            f"Le serveur Mermaid a répondu, mais pas par une image {suffix[1:].upper()} : "
-            "vérifiez l'adresse du serveur (MERMAID_INK_SERVER)."))
+            f"Le serveur Mermaid a répondu, mais pas par une image {suffix[1:].upper()} : "
+            "vérifiez l’adresse du serveur (MERMAID_INK_SERVER)."))
     return _write(path, data)
 
 
@@ -106,8 +106,8 @@ def _draw(text: str, server: str) -> mermaid.Mermaid:
             "avec export_text (.mmd).")) from None
     except requests.RequestException as err:  # no network, refused, bad address…
         raise HarnessError(f"{type(err).__name__} for {server}", explication=(
-            f"Impossible de joindre le serveur Mermaid ({server}) : l'export en image "
-            "a besoin du réseau. Hors ligne, exportez le texte (.mmd) : JupyterLab "
+            f"Impossible de joindre le serveur Mermaid ({server}) : l’export en image "
+            "a besoin du réseau. Hors ligne, exportez le texte (.mmd) : JupyterLab "
             "le dessine sans réseau.")) from None  # no requests traceback for learners
 
 
@@ -130,7 +130,7 @@ def _write(path: Path, data: bytes) -> Path:
         path.write_bytes(data)
     except OSError as err:
         raise HarnessError(f"cannot write {path}: {err.strerror}", explication=(
-            f"Impossible d'écrire « {path} » : {err.strerror or err}.")) from None
+            f"Impossible d’écrire « {path} » : {err.strerror or err}.")) from None
     return path
 
 
@@ -141,7 +141,7 @@ def load(name_or_file: str) -> Diagram:
     path = Path(name_or_file)
     if not path.is_file():
         raise HarnessError(f"unknown diagram: {name_or_file!r}", explication=(
-            f"« {name_or_file} » n'est ni un diagramme du chapitre "
+            f"« {name_or_file} » n’est ni un diagramme du chapitre "
             f"({', '.join(CHAPTER)}), ni un fichier (.mmd ou trace .jsonl)."))
     try:
         if path.suffix.lower() == ".jsonl":
@@ -151,5 +151,5 @@ def load(name_or_file: str) -> Diagram:
         raise  # already says, in French, which line is wrong
     except (OSError, ValueError, TypeError, KeyError) as err:  # JSON errors are ValueErrors
         raise HarnessError(f"unreadable {path}: {err}", explication=(
-            f"« {path} » est illisible : ni un diagramme Mermaid annoté, ni une trace "
+            f"« {path} » est illisible : ni un diagramme Mermaid annoté, ni une trace "
             f"enregistrée par Trace.save ({err}).")) from None

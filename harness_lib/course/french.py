@@ -1,8 +1,8 @@
-"""French text, both ways: numbers as learners type them and as the course writes them,
+"""French text, both ways: numbers as learners type them (`text.french_number` writes them),
 short answers reduced to what they mean, and French typography for what widgets show.
 
->>> parse_number("234 000"), number_fr(234000), normalise("  « Tool » ")
-(234000.0, '234\u202f000', 'tool')
+>>> parse_number("234 000"), normalise("  « Tool » ")
+(234000.0, 'tool')
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["comma_hint", "normalise", "number_fr", "parse_number", "typography"]
+from ..text import french_number
+
+__all__ = ["comma_hint", "normalise", "parse_number", "typography"]
 
 _SEPARATORS = re.compile(r"[\s'’_]")  # thousands, as people type them (NFKC made them spaces)
 _UNIT = re.compile(r"^[^\d.,+-]+|[^\d.,]+$")  # « ≈ » before, « tokens », « appels » after
@@ -35,26 +37,16 @@ def parse_number(typed: str | float) -> float:
     try:
         return float(text.replace(",", "."))
     except ValueError:
-        raise ValueError(f"« {str(typed).strip()} » n'est pas un nombre : écrivez par exemple "
+        raise ValueError(f"« {str(typed).strip()} » n’est pas un nombre : écrivez par exemple "
                          "36 000 ou 0,5.") from None
 
 
 def comma_hint(typed: str | float) -> str:
     """36,000 in French is 36: say so to whoever meant thirty-six thousand."""
     if isinstance(typed, str) and re.fullmatch(r"\s*\d{1,3},\d{3}\s*", typed):
-        return (f" (En français, la virgule marque les décimales : « {typed.strip()} » se lit "
-                f"{number_fr(parse_number(typed))}. Pour les milliers, mettez une espace.)")
+        return (f" (En français, la virgule marque les décimales : « {typed.strip()} » se lit "
+                f"{french_number(parse_number(typed))}. Pour les milliers, mettez une espace.)")
     return ""
-
-
-def number_fr(value: float) -> str:
-    """A number written the French way: 234000 -> 234 000, 0.5 -> 0,5.
-
-    >>> number_fr(234000), number_fr(0.0351), number_fr(-3)
-    ('234\\u202f000', '0,0351', '-3')
-    """
-    text = f"{value:_.6f}".rstrip("0").rstrip(".")
-    return text.replace("_", "\u202f").replace(".", ",")
 
 
 def normalise(text: str) -> str:

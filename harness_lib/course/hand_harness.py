@@ -78,9 +78,9 @@ class HandHarness:
         call `n` (later calls, tools run since) is forgotten.
         """
         if not 1 <= n <= len(self.replies):
-            raise HarnessError(f"turn {n}", explication=f"L'appel {n} n'a pas encore eu lieu "
-                               f"(le modèle a répondu {len(self.replies)} fois) : lancez d'abord "
-                               "les cellules précédentes, dans l'ordre.")
+            raise HarnessError(f"turn {n}", explication=f"L’appel {n} n’a pas encore eu lieu "
+                               f"(le modèle a répondu {len(self.replies)} fois) : lancez d’abord "
+                               "les cellules précédentes, dans l’ordre.")
         messages, runs = self.sent[n - 1]
         self.replies, self.sent, self.runs = self.replies[:n], self.sent[:n], self.runs[:runs]
         return copy.deepcopy(messages), self.replies[-1]
@@ -113,40 +113,40 @@ class HandHarness:
             return [Feedback(False, "messages", "messages[] doit être une liste de messages.")]
         if not self.replies:
             asked = any(isinstance(m, dict) and m.get("role") == "user" for m in messages)
-            return [Feedback(asked, "mission", "messages[] contient la mission : appelez le "
+            return [Feedback(asked, "mission", "messages[] contient la mission : appelez le "
                              "modèle." if asked else "Ajoutez la mission à messages[] (role "
-                             "user) avant d'appeler le modèle.")]
+                             "user) avant d’appeler le modèle.")]
         reply = self.replies[-1]
         if not reply.tool_calls:
-            return [Feedback(True, "fin", "Le modèle a répondu sans demander d'outil : la "
-                             "mission est terminée, il n'y a plus rien à exécuter.")]
+            return [Feedback(True, "fin", "Le modèle a répondu sans demander d’outil : la "
+                             "mission est terminée, il n’y a plus rien à exécuter.")]
         return [_rule_1(messages, reply, len(self.replies)),
                 *(item for call in reply.tool_calls for item in self._answer(messages, call))]
 
     def _answer(self, messages: list[Any], call: dict[str, Any]) -> list[Feedback]:
         """Was the call run as asked, and its result appended under its id, unchanged?"""
         name, arguments, call_id = _asked(call)
-        shown = f"{call_id} : {name}({json.dumps(arguments, ensure_ascii=False)})"
+        shown = f"{call_id} : {name}({json.dumps(arguments, ensure_ascii=False)})"
         run = next((r for r in reversed(self.runs) if (r.name, r.arguments) == (name, arguments)),
                    None)
         if run is None:
             other = next((r for r in reversed(self.runs) if r.name == name), None)
             wrong = (f" Vous avez exécuté {name}({json.dumps(other.arguments)}), pas ces "
                      "arguments-là." if other else "")
-            return [Feedback(False, "outil", f"{shown} n'a pas encore été exécuté.{wrong} "
+            return [Feedback(False, "outil", f"{shown} n’a pas encore été exécuté.{wrong} "
                              "Exécutez-le, par exemple avec harness.execute(appel).")]
         results = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
         mine = next((m for m in results if m.get("tool_call_id") == call_id), None)
         if mine is None:
             stray = next((m for m in results if m.get("content") == run.result), None)
             why = (f"le résultat de {name} porte tool_call_id {stray.get('tool_call_id')!r}, "
-                   f"la demande s'appelle {call_id!r}" if stray else "RULE 2 : aucun message "
+                   f"la demande s’appelle {call_id!r}" if stray else "RULE 2 : aucun message "
                    f"tool ne répond à {call_id}")
             return [Feedback(False, "règle 2", f"{shown} a été exécuté, mais {why}. Ajoutez "
                              f"tool_result({call_id!r}, resultat).")]
         if mine.get("content") != run.result:
-            return [Feedback(False, "règle 2", f"Le résultat de {call_id} n'est pas ce que {name} "
-                             "a renvoyé : renvoyez-le tel quel, erreur comprise, sans rien "
+            return [Feedback(False, "règle 2", f"Le résultat de {call_id} n’est pas ce que {name} "
+                             "a renvoyé : renvoyez-le tel quel, erreur comprise, sans rien "
                              "inventer.")]
         return [Feedback(True, "règle 2", f"{shown} exécuté, son résultat ajouté sous {call_id}.")]
 
@@ -154,10 +154,10 @@ class HandHarness:
 def _rule_1(messages: list[Any], reply: Completion, n: int) -> Feedback:
     ids = ", ".join(str(c.get("id")) for c in reply.tool_calls)
     if reply.message in messages:
-        return Feedback(True, "règle 1", f"La réponse de l'appel {n} ({ids}) est dans messages[], "
+        return Feedback(True, "règle 1", f"La réponse de l’appel {n} ({ids}) est dans messages[], "
                         "telle quelle.")
-    return Feedback(False, "règle 1", f"La réponse de l'appel {n}, qui demande {ids}, n'est pas "
-                    "dans messages[] (ou a été modifiée) : ajoutez-la telle quelle, "
+    return Feedback(False, "règle 1", f"La réponse de l’appel {n}, qui demande {ids}, n’est pas "
+                    "dans messages[] (ou a été modifiée) : ajoutez-la telle quelle, "
                     "messages.append(reponse.message).")
 
 

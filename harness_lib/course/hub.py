@@ -118,8 +118,8 @@ def hub_mermaid(diagram: Diagram, k: int | None = None) -> str:
     now = ends[k - 1] if k else None
     what = f"{now[0].label} → {now[1].label}" if now and now[0] != now[1] \
         else f"{now[0].label} seul" if now else "aucun échange pour l’instant"
-    lines = ["flowchart LR", "  accTitle: Vue hub : le harness au centre",
-             f"  accDescr: Échange en cours : {escape(what).replace(chr(34), chr(39))}"]
+    lines = ["flowchart LR", "  accTitle: Vue hub : le harness au centre",
+             f"  accDescr: Échange en cours : {escape(what).replace(chr(34), chr(39))}"]
     lines += [f"  {n.id}(({_quoted(n.label)}))" if n.kind == "centre" else
               f"  {n.id}({_quoted(n.label)})" for n in nodes]
     for a, b in edges:

@@ -18,6 +18,7 @@ import json
 import re
 import reprlib
 
+from ..text import french_number
 from .conversation import Mark, shown
 from .diagram import shorten
 from .trace_diagram import message_label
@@ -37,7 +38,7 @@ def messages_html(messages: object, mark: Mark) -> str:
         rows.append(_marked(i, messages[i], mark.field) if i == mark.index else
                     f"<div>[{i}] {html.escape(_summary(messages[i]))}</div>")
         previous = i
-    return ('<p>Votre messages[] : l\'API désigne le message en rouge.</p>'
+    return ('<p>Votre messages[] : l’API désigne le message en rouge.</p>'
             f'<div style="font:12px/1.5 monospace">{"".join(rows)}</div>')
 
 
@@ -72,7 +73,7 @@ def _json(message: object, limit: int = 1500) -> str:
     except (TypeError, ValueError, RecursionError):  # circular, or keys that are not text
         text = _repr(message)
     cut = len(text) - limit
-    return text if cut <= 0 else f"{text[:limit]}\n… ({cut} caractères coupés)"
+    return text if cut <= 0 else f"{text[:limit]}\n… ({french_number(cut)} caractères coupés)"
 
 
 def _repr(value: object) -> str:

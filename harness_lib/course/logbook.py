@@ -11,7 +11,7 @@ or a result that never entered messages[] keeps its arrow, marked « jamais ajou
 >>> book.request(); book.reply(Completion(assistant("Salut")))
 >>> book.sync([system("Tu es un agent."), user("Bonjour")])  # the reply was not appended
 >>> [e.text for e in book.trace.events][1:]
-['Appel 1 : messages[] + outils', 'Jamais ajouté à messages[] : Réponse finale']
+['Appel 1\\xa0: messages[] + outils', 'Jamais ajouté à messages[]\\xa0: Réponse finale']
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..recorder import reply_label
 from ..tokens import ledger, tools_tokens
 from ..trace import Event, EventKind, Trace
 
-FORGOTTEN = "Jamais ajouté à messages[] : "
+FORGOTTEN = "Jamais ajouté à messages[] : "
 
 
 class TooManyCalls(Exception):
@@ -34,7 +34,7 @@ class TooManyCalls(Exception):
     reason = "too_many_calls"
 
     def __init__(self, calls: int) -> None:
-        super().__init__(f"la boucle a appelé le modèle {calls} fois sans s'arrêter.")
+        super().__init__(f"la boucle a appelé le modèle {calls} fois sans s’arrêter.")
 
 
 class NoExit(Exception):
@@ -78,14 +78,14 @@ class Logbook:
             found.message = message
             self.waiting.remove(found)
         elif role == "user":
-            self._add("task", f"Mission : {message.get('content')}", message)
+            self._add("task", f"Mission : {message.get('content')}", message)
         else:  # appended by the loop, but nothing we saw produced it
             kind: EventKind = "tool_result" if role == "tool" else "reply"
             self._add(kind, f"{role} ajouté par la boucle", message)
 
     def request(self) -> None:
         self.calls += 1
-        self._add("request", f"Appel {self.calls} : messages[] + outils", data={"turn": self.calls})
+        self._add("request", f"Appel {self.calls} : messages[] + outils", data={"turn": self.calls})
 
     def reply(self, reply: Completion) -> None:
         self.replies.append(reply)

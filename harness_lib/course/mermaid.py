@@ -53,7 +53,7 @@ def aside(label: str) -> str:
 def chapter_source(name: str) -> str:
     """The text of one of the chapter's diagrams, exactly as the chapter prints it."""
     if name not in CHAPTER:
-        raise DiagramError(f"diagramme inconnu : {name!r} (attendu : {', '.join(CHAPTER)})")
+        raise DiagramError(f"diagramme inconnu : {name!r} (attendu : {', '.join(CHAPTER)})")
     data = resources.files("harness_lib.course") / "data"
     return (data / f"{name}.mmd").read_text(encoding="utf-8")
 
@@ -116,7 +116,7 @@ def parse(text: str) -> Diagram:
 
 def _tokens(value: str, number: int) -> int:
     if not re.fullmatch(r"[0-9]{1,12}", value):
-        raise DiagramError(f"« {value} » n'est pas un nombre de tokens (entier positif)", number)
+        raise DiagramError(f"« {value} » n’est pas un nombre de tokens (entier positif)", number)
     return int(value)
 
 
@@ -139,12 +139,12 @@ class _Parser:
             elif line == "sequenceDiagram":
                 started = True
             elif line and (not line.startswith("%%") or _ANNOTATION.match(line)):
-                raise DiagramError("le diagramme doit commencer par « sequenceDiagram »", number)
+                raise DiagramError("le diagramme doit commencer par « sequenceDiagram »", number)
         if not started:
-            raise DiagramError("texte vide : il manque la ligne « sequenceDiagram »", 1)
+            raise DiagramError("texte vide : il manque la ligne « sequenceDiagram »", 1)
         if self.blocks:
             kind, _, opened = self.blocks[-1]
-            raise DiagramError(f"bloc « {kind} » jamais fermé par « end »", opened)
+            raise DiagramError(f"bloc « {kind} » jamais fermé par « end »", opened)
         return self.diagram()
 
     def read(self, line: str, number: int) -> None:
@@ -162,10 +162,10 @@ class _Parser:
             self.open_block(match[1], unescape(match[2].strip()), number)
         elif line == "end":
             if not self.blocks:
-                raise DiagramError("« end » sans bloc ouvert (loop, rect…)", number)
+                raise DiagramError("« end » sans bloc ouvert (loop, rect…)", number)
             self.blocks.pop()
         elif word not in _IGNORED:
-            raise DiagramError(f"ligne non reconnue : « {line[:60]} »", number)
+            raise DiagramError(f"ligne non reconnue : « {line[:60]} »", number)
 
     def annotation(self, line: str, number: int) -> None:
         match = _ANNOTATION.match(line)
@@ -179,10 +179,10 @@ class _Parser:
                 raise DiagramError("une note doit suivre une flèche", number)
             self.steps[-1]["notes"].append(value)
         elif (ctx := _CTX.fullmatch(value)) is None:
-            raise DiagramError("annotation ctx incomplète : attendu « ctx: RÔLE TOKENS LIBELLÉ »",
+            raise DiagramError("annotation ctx incomplète : attendu « ctx: RÔLE TOKENS LIBELLÉ »",
                                number)
         elif ctx[1] not in ROLES:
-            raise DiagramError(f"rôle inconnu « {ctx[1]} » (attendu : {', '.join(ROLES)})", number)
+            raise DiagramError(f"rôle inconnu « {ctx[1]} » (attendu : {', '.join(ROLES)})", number)
         else:
             entry = Entry(ctx[1], _tokens(ctx[2], number), ctx[3])
             (self.steps[-1]["entries"] if self.steps else self.initial).append(entry)
@@ -198,7 +198,7 @@ class _Parser:
 
     def open_block(self, kind: str, label: str, number: int) -> None:
         if kind == "loop" and any(k == "loop" for k, _, _ in self.blocks):
-            raise DiagramError("boucle dans une boucle : non prise en charge par le cours", number)
+            raise DiagramError("boucle dans une boucle : non prise en charge par le cours", number)
         self.blocks.append((kind, label, number))
 
     def diagram(self) -> Diagram:

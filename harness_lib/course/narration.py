@@ -7,13 +7,13 @@ player is silent.
 >>> from harness_lib.course.mermaid import chapter_diagram
 >>> d = chapter_diagram("deux_tours")
 >>> step_note(d, 5)
-'Le harness exécute l’outil read_file : read_file("README.md"). Le modèle attend : il ne voit \
-ni l’appel ni son résultat tant que celui-ci n’est pas dans messages[].'
+'Le harness exécute l’outil read_file\\xa0: read_file("README.md"). Le modèle \
+attend\\xa0: il ne voit ni l’appel ni son résultat tant que celui-ci n’est pas dans messages[].'
 >>> step_note(d, 9)
-'Le harness rend la réponse à Personne : Résumé du projet.'
+'Le harness rend la réponse à Personne\\xa0: Résumé du projet.'
 >>> from harness_lib.trace import Event
 >>> status(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}))
-'terminé : max_turns'
+'terminé\\xa0: max_turns'
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..trace import Event
 from .diagram import Diagram, Step, fr
 from .hub import TOOLS_ID
 
-START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
+START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
 STATUS = {"task": "▶ la mission arrive", "request": "⏳ en attente du modèle…",
           "reply": "le modèle a répondu", "permission": "contrôle de permission",
           "tool_call": "⚙ outil en cours…", "tool_result": "résultat de l’outil reçu"}
@@ -32,10 +32,10 @@ STATUS = {"task": "▶ la mission arrive", "request": "⏳ en attente du modèle
 def status(event: Event) -> str:
     """What a live run is doing at this event: shown with the step, also on replay."""
     if event.kind == "answer":
-        return "terminé : answer"
+        return "terminé : answer"
     if event.kind == "stop":
         data = event.data if isinstance(event.data, dict) else {}
-        return f"terminé : {data.get('reason')}"
+        return f"terminé : {data.get('reason')}"
     return STATUS.get(event.kind, "en cours…")
 
 
@@ -52,26 +52,26 @@ def _arrow_sentence(diagram: Diagram, step: Step) -> str:
     source, target = names.get(step.source, step.source), names.get(step.target, step.target)
     text = one_line(step.text)
     if step.source == step.target:
-        return f"{source} agit seul : {text}."
+        return f"{source} agit seul : {text}."
     if target == "Modèle":
-        return f"{source} envoie messages[] au modèle : {text}."
+        return f"{source} envoie messages[] au modèle : {text}."
     if source == "Modèle":
-        return f"Le modèle répond à {target} : {text}."
+        return f"Le modèle répond à {target} : {text}."
     if step.target == TOOLS_ID:
         tool = text.split("(", 1)[0] if "(" in text else target
-        return (f"Le harness exécute l’outil {tool} : {text}. Le modèle attend : il ne voit ni "
+        return (f"Le harness exécute l’outil {tool} : {text}. Le modèle attend : il ne voit ni "
                 "l’appel ni son résultat tant que celui-ci n’est pas dans messages[].")
     if step.source == TOOLS_ID:
-        return f"L’outil {source} renvoie son résultat au harness : {text}."
+        return f"L’outil {source} renvoie son résultat au harness : {text}."
     if source == "Harness":
-        return f"Le harness rend la réponse à {target} : {text}."
+        return f"Le harness rend la réponse à {target} : {text}."
     if target == "Harness":
-        return f"{source} confie une demande au harness : {text}."
-    return f"{source} → {target} : {text}."
+        return f"{source} confie une demande au harness : {text}."
+    return f"{source} → {target} : {text}."
 
 
 def _added(step: Step) -> str:
     if not step.entries:
         return ""
     added = ", ".join(f"{e.role} ({fr(e.tokens)} tokens)" for e in step.entries)
-    return f" messages[] reçoit : {added}."
+    return f" messages[] reçoit : {added}."

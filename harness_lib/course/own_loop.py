@@ -33,6 +33,7 @@ from ..errors import HarnessError, ModelTimeout
 from ..loop import SYSTEM_PROMPT
 from ..messages import Message, read_call, system, tool_result, user
 from ..models import Completion, MockModel, Model
+from ..text import after_colon
 from ..tools import Tool, run_tool
 from ..trace import Run
 from .logbook import Logbook, NoExit, TooManyCalls
@@ -73,7 +74,7 @@ def without(rule: str, loop: Loop = reference_loop) -> Loop:
             continue
         kept.append(line)
     if len(kept) == len(source):
-        raise ValueError(f"aucune ligne marquée « # {rule} » dans {loop.__name__}")
+        raise ValueError(f"aucune ligne marquée « # {rule} » dans {loop.__name__}")
     text, name = "\n".join(kept) + "\n", f"<{loop.__name__} sans {rule}>"
     linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # for tracebacks
     namespace = dict(loop.__globals__)  # the loop's own names; the original stays untouched
@@ -117,19 +118,19 @@ def _ending(book: Logbook, error: HarnessError | None, crash: Exception | None,
             max_turns: int) -> tuple[str, str]:
     """Why the run stopped, as a Run reason and its French message."""
     if isinstance(error, ModelTimeout):
-        return "timeout", f"Arrêt : {error.explication}"
+        return "timeout", f"Arrêt : {after_colon(error.explication)}"
     if error is not None:
-        return "api_error", f"Arrêt : l'API refuse l'appel ({error})."
+        return "api_error", f"Arrêt : l’API refuse l’appel ({error})."
     if isinstance(crash, (TooManyCalls, NoExit)):
-        return crash.reason, f"Arrêt : {crash}"
+        return crash.reason, f"Arrêt : {crash}"
     if crash is not None:
-        return "exception", f"Arrêt : la boucle a levé {type(crash).__name__} : {crash}"
+        return "exception", f"Arrêt : la boucle a levé {type(crash).__name__} : {crash}"
     last = book.replies[-1] if book.replies else None
     if last is not None and not last.tool_calls:
         return "answer", str(last.message.get("content") or "")
     if book.calls == max_turns:
         return "max_turns", f"Arrêt propre: maximum de {max_turns} tours dépassé."
-    return "incomplete", f"Arrêt : la boucle rend la main après {book.calls} appel(s), " \
+    return "incomplete", f"Arrêt : la boucle rend la main après {book.calls} appel(s), " \
                          "sans réponse finale."
 
 

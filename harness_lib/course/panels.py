@@ -26,7 +26,7 @@ from .stepper import HUB, SEQUENCE
 
 LIGHT = 40  # up to this many steps, every step is prepared when the player is built
 AROUND = 20  # above it: the steps prepared on each side of the current one
-PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>"
+PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>"
 
 
 @dataclass(frozen=True)

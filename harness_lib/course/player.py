@@ -46,7 +46,7 @@ VIEWS = {"sequence": SEQUENCE, "hub": HUB}
 
 def _view(name: str) -> int:
     if name not in VIEWS:
-        raise ValueError(f"vue inconnue : {name!r} (attendu : sequence ou hub)")
+        raise ValueError(f"vue inconnue : {name!r} (attendu : sequence ou hub)")
     return VIEWS[name]
 
 
@@ -113,8 +113,8 @@ class Player:
     def on_event(self, event: Event) -> None:
         """Live mode: one more event of a running loop; the player jumps to it."""
         if self.trace is None:
-            raise TypeError("on_event : ce lecteur affiche un diagramme écrit à la main, "
-                            "pas une trace ; créez-le avec Player(Trace(...)).")
+            raise TypeError("on_event : ce lecteur affiche un diagramme écrit à la main, "
+                            "pas une trace ; créez-le avec Player(Trace(...)).")
         self.trace.add(event)
         self._statuses.append(status(event))
         self.diagram = from_trace(self.trace)

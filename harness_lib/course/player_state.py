@@ -96,7 +96,7 @@ def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) 
 def _note(diagram: Diagram, k: int, limit: int) -> str:
     """The step's note, and its label whole when the drawing had to cut it."""
     text = one_line(diagram.steps[k - 1].text) if k else ""
-    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > limit else "")
+    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > limit else "")
 
 
 def label_limit(diagram: Diagram, k: int) -> int:

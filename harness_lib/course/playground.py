@@ -40,9 +40,9 @@ __all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render:
 MOCK, REAL = "mock", "real"
 LABELS = [("Modèle simulé (hors ligne)", MOCK), ("Vrai modèle (OpenRouter)", REAL)]
 ENV_KEY = "OPENROUTER_API_KEY"
-NO_KEY = ("Pas de clé d'API. Créez-en une sur https://openrouter.ai/keys, collez-la dans le champ "
-          "« Clé » puis appuyez sur Entrée (ou définissez OPENROUTER_API_KEY avant de lancer "
-          "Jupyter). Sans clé, revenez sur « Modèle simulé (hors ligne) ».")
+NO_KEY = ("Pas de clé d’API. Créez-en une sur https://openrouter.ai/keys, collez-la dans le champ "
+          "« Clé » puis appuyez sur Entrée (ou définissez OPENROUTER_API_KEY avant de lancer "
+          "Jupyter). Sans clé, revenez sur « Modèle simulé (hors ligne) ».")
 
 
 class KeyField(w.Password):
@@ -127,9 +127,9 @@ class Playground:
         real = self.choice.value == REAL
         self.real_box.layout.display = "" if real else "none"
         if not real:
-            text = "Modèle simulé : réponses calculées hors ligne, sans clé ni réseau."
+            text = "Modèle simulé : réponses calculées hors ligne, sans clé ni réseau."
         elif self.api_key():
-            text = f"Vrai modèle {self._name()} via OpenRouter : {self._source()}."
+            text = f"Vrai modèle {self._name()} via OpenRouter : {self._source()}."
         else:
             text = NO_KEY
         self.status.value = f"<i>{html.escape(text)}</i>"

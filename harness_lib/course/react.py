@@ -35,7 +35,7 @@ from ..text import one_line, shorten
 from ..tools import Tool, run_tool
 from ..trace import Run, Trace
 
-NOT_SHOWN = "(rien d'affiché)"  # the model asked for tools without writing a word
+NOT_SHOWN = "(rien d’affiché)"  # the model asked for tools without writing a word
 
 
 @dataclass(frozen=True)
@@ -80,13 +80,13 @@ def react_text(turns: Sequence[ReactTurn]) -> str:
     """The chapter's layout: « Tour 1 : raisonnement → … », one block per turn."""
     lines = []
     for t in turns:
-        lines.append(f"Tour {t.turn} : raisonnement → "
-                     + (f"« {_short(t.thought)} »" if t.thought else NOT_SHOWN))
-        pad = " " * len(f"Tour {t.turn} : ")
+        lines.append(f"Tour {t.turn} : raisonnement → "
+                     + (f"« {_short(t.thought)} »" if t.thought else NOT_SHOWN))
+        pad = " " * len(f"Tour {t.turn} : ")
         lines += [f"{pad}action       → {a}" for a in t.actions]
-        lines += [f"{pad}observation  → « {_short(o, 60)} »" for o in t.observations]
+        lines += [f"{pad}observation  → « {_short(o, 60)} »" for o in t.observations]
         if t.answer is not None:
-            lines.append(f"{pad}réponse finale → « {_short(t.answer, 70)} »")
+            lines.append(f"{pad}réponse finale → « {_short(t.answer, 70)} »")
     return "\n".join(lines)
 
 
@@ -124,7 +124,7 @@ class _Machine:
     def enter(self, state: str) -> None:
         self.states.append(state)
         if self.say is not None:
-            self.say(f"État : {state}")
+            self.say(f"État : {state}")
 
     def end(self, done: Run) -> PipelineRun:
         return PipelineRun(done.messages, done.trace, done.reason, done.message, self.states)
@@ -158,17 +158,17 @@ def fixed_pipeline(task: str, tools: Sequence[Tool], model: Model, *, path: str 
     machine.enter(f"lire {path}")
     if not machine.read(path, tools):
         error = rec.messages[-1]["content"]
-        return machine.fail(f"Arrêt : l'état « lire {path} » a échoué ({error}) et la machine "
+        return machine.fail(f"Arrêt : l’état « lire {path} » a échoué ({error}) et la machine "
                             "à états ne prévoit aucun autre chemin.")
     machine.enter("résumer")
     rec.request(1, "messages[] sans outils")
     try:
         reply = model.complete(rec.messages, [])  # no tools: the model cannot change the path
     except HarnessError as err:
-        return machine.fail(f"Arrêt : l'appel au modèle a échoué ({err.explication}).")
+        return machine.fail(f"Arrêt : l’appel au modèle a échoué ({err.explication}).")
     rec.reply(reply)
     if reply.tool_calls:
-        return machine.fail("Arrêt : le modèle demande un outil, ce que l'état « résumer » "
+        return machine.fail("Arrêt : le modèle demande un outil, ce que l’état « résumer » "
                             "ne prévoit pas.")
     done = finish(rec, reply)
     machine.enter("terminé" if done.reason == "answer" else "échec")

@@ -22,6 +22,7 @@ from ..errors import ApiError, HarnessError
 from ..messages import Problem, read_call
 from ..models import Completion
 from ..rules import got
+from ..text import french_number
 from ..tools import workspace_tools
 from . import charts
 from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
@@ -50,7 +51,7 @@ def outputs(messages: object, tools: object, result: object,
         text = mermaid_text(diagram, mark)
         drawn = {"text/vnd.mermaid": text, "text/markdown": charts.mermaid_fence(text),
                  "text/plain": transcript(diagram)}
-        bar = f"<p>Ce que le modèle reçoit :</p>{context_html(diagram)}"
+        bar = f"<p>Ce que le modèle reçoit :</p>{context_html(diagram)}"
         return [shown_first, drawn, {"text/html": bar, "text/plain": "Contexte envoyé"}]
     except Exception:  # the verdict matters most: a drawing that fails is left out
         return [shown_first]
@@ -59,11 +60,11 @@ def outputs(messages: object, tools: object, result: object,
 def _outcome(result: object) -> str:
     """The last arrow's label: the reply, the refusal, or why no answer came."""
     if isinstance(result, Completion):
-        return "Réponse : " + message_label(result.message)
+        return "Réponse : " + message_label(result.message)
     if isinstance(result, ApiError):
         return str(result)
     if isinstance(result, HarnessError):
-        return f"Appel impossible : {result.message}"
+        return f"Appel impossible : {result.message}"
     return "?"
 
 
@@ -100,17 +101,18 @@ def _reply(reply: Completion) -> str:
     if calls:
         rows = "".join(_call_row(call) for call in calls)
         parts.append(f"<p>Le modèle demande {count(len(calls), 'outil')}. Au harness de les "
-                     "exécuter, puis d'ajouter à messages[] ce message assistant et un message "
+                     "exécuter, puis d’ajouter à messages[] ce message assistant et un message "
                      "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
                      f"{rows}</table>")
     content = reply.message.get("content")
     if content:
         parts.append(f'<div style="white-space:pre-wrap">{_esc(content)}</div>')
     if not calls:
-        parts.append("<p>Pas de demande d'outil : c'est la réponse finale, la boucle s'arrête.</p>")
+        parts.append("<p>Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.</p>")
     usage = reply.usage or {}
-    tokens = f", {usage['prompt_tokens']} tokens en entrée" if "prompt_tokens" in usage else ""
-    parts.append(f"<small>finish_reason : {_esc(reply.finish_reason)}{tokens}</small>")
+    tokens = (f", {french_number(usage['prompt_tokens'])} tokens en entrée"
+              if "prompt_tokens" in usage else "")
+    parts.append(f"<small>finish_reason : {_esc(reply.finish_reason)}{tokens}</small>")
     return "".join(parts)
 
 
@@ -124,24 +126,24 @@ def _call_row(request: dict[str, Any]) -> str:
 def _error_title(error: ApiError) -> str:
     if error.status is None:
         return "Pas de réponse du modèle"
-    return f"L'API refuse la requête : HTTP {error.status}"
+    return f"L’API refuse la requête : HTTP {error.status}"
 
 
 def _error(error: ApiError) -> str:
     body = error.body.get("error") if isinstance(error.body, dict) else None
     param = body.get("param") if isinstance(body, dict) else None
-    rows = f"<li>Message du fournisseur : <code>{_esc(error.message)}</code></li>"
+    rows = f"<li>Message du fournisseur : <code>{_esc(error.message)}</code></li>"
     if param:
-        rows += f"<li>param : <code>{_esc(param)}</code></li>"
-    return f"<ul>{rows}<li>Explication : {_esc(error.explication)}</li></ul>"
+        rows += f"<li>param : <code>{_esc(param)}</code></li>"
+    return f"<ul>{rows}<li>Explication : {_esc(error.explication)}</li></ul>"
 
 
 def _problems(problems: Sequence[Problem]) -> str:
     if len(problems) < 2:  # the one problem is the refusal above: nothing more to list
         return ""
     items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems)
-    return (f"<p>Vérifié avant l'envoi : {len(problems)} problème(s) dans messages[]. L'API "
-            f"ne signale que le premier (ci-dessus) ; les voici tous :</p><ol>{items}</ol>")
+    return (f"<p>Vérifié avant l’envoi : {len(problems)} problème(s) dans messages[]. L’API "
+            f"ne signale que le premier (ci-dessus) ; les voici tous :</p><ol>{items}</ol>")
 
 
 def _box(kind: str, title: str, body: str) -> str:
@@ -176,12 +178,12 @@ def tools_error(tools: object) -> ApiError | None:
     kind = got(value)["got"]  # the API's name of its JSON type: "an integer", "null"...
     return ApiError(400, f"Invalid type for '{where}': expected {expected}, but got {kind} "
                     "instead.", explication=f"{where} doit être une liste de définitions "
-                    "d'outils ({\"type\": \"function\", \"function\": {...}}), ou None "
-                    "pour les quatre outils de l'espace de travail.")
+                    "d’outils ({\"type\": \"function\", \"function\": {...}}), ou None "
+                    "pour les quatre outils de l’espace de travail.")
 
 
 def unexpected(err: Exception) -> HarnessError:
     """An error nobody planned for, told calmly: the kernel is fine."""
     return HarnessError(f"{type(err).__name__}: {err}", explication=(
-        f"Erreur inattendue ({type(err).__name__}) : vérifiez messages[] et tools. "
-        "Rien n'est cassé : corrigez la cellule et relancez-la."))
+        f"Erreur inattendue ({type(err).__name__}) : vérifiez messages[] et tools. "
+        "Rien n’est cassé : corrigez la cellule et relancez-la."))

@@ -12,7 +12,7 @@ notebook, `trace_picker()` opens an uploaded file or a typed path in the player.
 ...     read_trace('{"system": null}\\n{"kind": "robot", "turn": 0, "text": "?"}')
 ... except TraceFileError as err:
 ...     print(err.explication[:50])
-ligne 2 : kind vaut 'robot', qui n'est pas un type
+ligne 2 : kind vaut 'robot', qui n’est pas un type
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HarnessError
+from ..text import after_colon
 from ..trace import Trace, TraceError
 
 
@@ -34,8 +35,8 @@ def open_trace(path: str | Path) -> Trace:
     file = Path(path).expanduser()
     if not file.is_file():
         where = "est un dossier" if file.is_dir() else "est introuvable"
-        raise TraceFileError(f"{file} {where} (dossier courant : {Path.cwd()}). Vérifiez le "
-                             "chemin : relatif, il part du dossier du notebook.")
+        raise TraceFileError(f"{file} {where} (dossier courant : {Path.cwd()}). Vérifiez le "
+                             "chemin : relatif, il part du dossier du notebook.")
     return read_trace(file.read_bytes(), file.name)
 
 
@@ -54,9 +55,9 @@ def open_player(source: str | Path | Trace) -> Any:
     try:
         return Player(source if isinstance(source, Trace) else open_trace(source))
     except HarnessError as err:
-        return _message(f"Impossible d'ouvrir la trace : {err.explication}")
+        return _message(f"Impossible d’ouvrir la trace : {after_colon(err.explication)}")
     except Exception as err:  # a trace that reads but does not play: say so, calmly
-        return _message(f"Cette trace ne se rejoue pas ({type(err).__name__} : {err}).")
+        return _message(f"Cette trace ne se rejoue pas ({type(err).__name__} : {err}).")
 
 
 def _message(text: str) -> Any:
@@ -71,7 +72,7 @@ def trace_picker() -> Any:
     import ipywidgets as w
 
     upload = w.FileUpload(accept=".jsonl", description="Téléverser", multiple=False)
-    path = w.Text(placeholder="ou un chemin : ma_trace.jsonl", layout=w.Layout(width="24em"))
+    path = w.Text(placeholder="ou un chemin : ma_trace.jsonl", layout=w.Layout(width="24em"))
     button = w.Button(description="Ouvrir dans le lecteur", button_style="primary",
                       layout=w.Layout(width="auto"))
     shown = w.Output()
@@ -82,7 +83,7 @@ def trace_picker() -> Any:
             try:
                 found = open_player(read_trace(bytes(files[-1]["content"]), files[-1]["name"]))
             except TraceFileError as err:
-                found = _message(f"Impossible d'ouvrir la trace : {err.explication}")
+                found = _message(f"Impossible d’ouvrir la trace : {after_colon(err.explication)}")
         elif path.value.strip():
             found = open_player(path.value.strip())
         else:

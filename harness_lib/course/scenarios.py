@@ -30,7 +30,7 @@ from .own_loop import watch, without
 README_TASK = "Lis README.md et résume le projet"
 PRICE_TASK = "Corrige formatPrice pour les montants négatifs"
 WAIT_TASK = "Attends que fini.txt apparaisse, puis résume-le"
-QUESTION = "Quel message va manquer dans messages[], et qui devait l'ajouter ?"
+QUESTION = "Quel message va manquer dans messages[], et qui devait l’ajouter ?"
 WORKSPACES = ("mini", "docs", "prix", "attente")
 
 
@@ -38,7 +38,7 @@ def example_workspace(name: str, dest: str | Path | None = None) -> Path:
     """A fresh copy of a bundled example folder (the package's copy is never touched)."""
     if name not in WORKSPACES:
         raise ValueError(
-            f"espace d'exemple inconnu : {name!r} (au choix : {', '.join(WORKSPACES)})"
+            f"espace d’exemple inconnu : {name!r} (au choix : {', '.join(WORKSPACES)})"
         )
     target = Path(dest) if dest else Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
     data = resources.files("harness_lib.course") / "data"
@@ -66,13 +66,13 @@ class Incident:
 def replay(name: str) -> Incident:
     """Play one incident: normal, missing-call, missing-result, tool-error, max-turns."""
     if name not in INCIDENTS:
-        raise ValueError(f"incident inconnu : {name!r} (au choix : {', '.join(INCIDENTS)})")
+        raise ValueError(f"incident inconnu : {name!r} (au choix : {', '.join(INCIDENTS)})")
     return INCIDENTS[name]()
 
 
 def _normal() -> Incident:
     done = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini")))
-    return Incident("normal", "La boucle complète", "aucun", "personne : tout est en place", done)
+    return Incident("normal", "La boucle complète", "aucun", "personne : tout est en place", done)
 
 
 def _tool_error() -> Incident:
@@ -80,8 +80,8 @@ def _tool_error() -> Incident:
     return Incident(
         "tool-error",
         "Fichier absent, puis récupération",
-        "aucun : l'erreur est renvoyée comme un résultat d'outil",
-        "le harness l'a bien ajoutée",
+        "aucun : l’erreur est renvoyée comme un résultat d’outil",
+        "le harness l’a bien ajoutée",
         done,
     )
 
@@ -94,7 +94,7 @@ def _max_turns() -> Incident:
         "max-turns",
         "Arrêt par la limite de tours",
         "la réponse finale, qui ne vient jamais",
-        "le modèle : c'est le harness qui arrête la boucle",
+        "le modèle : c’est le harness qui arrête la boucle",
         done,
     )
 
@@ -117,7 +117,7 @@ INCIDENTS = {
         "le harness, juste après la réponse du modèle"),
     "missing-result": lambda: _broken(
         "RULE 2", "missing-result", "Demande sans résultat",
-        "le message tool qui répond à call_1", "le harness, juste après avoir exécuté l'outil"),
+        "le message tool qui répond à call_1", "le harness, juste après avoir exécuté l’outil"),
     "tool-error": _tool_error,
     "max-turns": _max_turns,
 }

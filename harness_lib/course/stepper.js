@@ -33,7 +33,7 @@ function renderControls({ model, el }) {
   const label = make("span", { className: "harness-step" });
   label.setAttribute("aria-live", "polite"); // a screen reader hears « étape 3 sur 9 »
   const sequence = button("", "Séquence", "Le diagramme de séquence, flèche par flèche");
-  const hub = button("", "Hub", "Le harness au centre : qui parle à qui");
+  const hub = button("", "Hub", "Le harness au centre : qui parle à qui");
   const views = make("span", { className: "harness-views", role: "group", ariaLabel: "Vue" },
                      [sequence, hub]);
   el.classList.add("harness-controls");
@@ -78,7 +78,7 @@ function renderControls({ model, el }) {
     play.lastChild.textContent = playing ? "Pause" : "Lecture";
     play.title = playing ? "Mettre en pause, sans perdre l’étape (Espace)"
       : window.matchMedia(REDUCED).matches
-        ? "Mouvement réduit demandé par le système : une étape par appui (Espace)"
+        ? "Mouvement réduit demandé par le système : une étape par appui (Espace)"
         : "Lecture automatique, une étape toutes les quelques secondes (Espace)";
     sequence.setAttribute("aria-pressed", String(model.get("view") === 0));
     hub.setAttribute("aria-pressed", String(model.get("view") === 1));
@@ -112,7 +112,7 @@ function renderControls({ model, el }) {
     player = el.closest(".harness-player") || el;
     if (!player.hasAttribute("tabindex")) player.tabIndex = 0;
     player.setAttribute("role", "group");
-    player.setAttribute("aria-label", "Lecteur pas à pas : flèches gauche et droite pour "
+    player.setAttribute("aria-label", "Lecteur pas à pas : flèches gauche et droite pour "
                         + "changer d’étape, Espace pour lire ou mettre en pause, Début et Fin");
     // Notebook 7 reads shortcuts before the player does (End would select the last
     // cell, and take the focus away): Lumino skips keys pressed inside this attribute.
@@ -151,9 +151,9 @@ async function renderText({ model, el }) {
   const known = make("div", { className: "harness-known" });
   const transcript = make("div", { className: "harness-transcript" });
   const style = make("style");
-  el.append(style, text, details("Que sait le modèle ?", known),
+  el.append(style, text, details("Que sait le modèle ?", known),
             details("Version texte", transcript));
-  const pending = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>";
+  const pending = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>";
   // The player's controls (another model of this widget): they hold the step and view.
   const ref = model.get("controls").replace("IPY_MODEL_", "");
   const controls = await model.widget_manager.get_model(ref);

@@ -105,23 +105,23 @@ def api_targets() -> Targets:
     """Notebook 02's ✏️ messages[] cell: break the conversation in each way the API refuses."""
     return Targets([
         Target("obtenez une réponse finale du modèle (la conversation intacte)", final_answer),
-        Target("obtenez l'erreur `'call_9' not found` : un tool_call_id qui ne répond à "
+        Target("obtenez l’erreur `'call_9' not found` : un tool_call_id qui ne répond à "
                "aucune demande", refusal("not found in 'tool_calls'")),
-        Target("obtenez l'erreur `Missing parameter 'tool_call_id'`",
+        Target("obtenez l’erreur `Missing parameter 'tool_call_id'`",
                refusal("Missing parameter 'tool_call_id'")),
-        Target("obtenez un résultat sans demande : `…must be a response to a preceeding "
+        Target("obtenez un résultat sans demande : `…must be a response to a preceeding "
                "message with 'tool_calls'`", refusal("preceeding message")),
-        Target("obtenez une demande sans résultat : `…did not have response messages`",
+        Target("obtenez une demande sans résultat : `…did not have response messages`",
                refusal("did not have response messages")),
-        Target("obtenez un rôle refusé : `Invalid value: '…'`", refusal("Supported values are")),
+        Target("obtenez un rôle refusé : `Invalid value: '…'`", refusal("Supported values are")),
     ])
 
 
 def stop_targets() -> Targets:
     """Notebook 05's ✏️ Limits(...) cell: make the harness stop for each of its reasons."""
     return Targets([
-        Target(f"obtenez l'arrêt `{reason}` : {why}", stop(reason)) for reason, why in (
+        Target(f"obtenez l’arrêt `{reason}` : {why}", stop(reason)) for reason, why in (
             ("budget", "le budget de tokens ou de coût"),
-            ("failures", "des échecs d'outil d'affilée"),
+            ("failures", "des échecs d’outil d’affilée"),
             ("max_turns", "la limite de tours"),
             ("timeout", "un délai dépassé, pour le modèle ou pour un outil"))])

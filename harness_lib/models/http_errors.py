@@ -10,7 +10,7 @@ of the status, and how long the server asks to wait (`Retry-After`).
 >>> error.message
 'No auth credentials found'
 >>> print(error.explication)
-Clé d'API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).
+Clé d’API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).
 >>> http_error(429, "", retry_after_header="5").retry_after
 5.0
 """
@@ -25,15 +25,15 @@ from typing import Any
 from ..errors import ApiError
 
 MAX_DEPTH = 64  # levels of nesting kept from a body: real answers have fewer than 10
-UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
+UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
 EXPLICATIONS = {
-    400: "Requête refusée par l'API : {message}",
-    401: "Clé d'API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).",
-    402: "Plus de crédits sur le compte : rechargez-le, ou utilisez un modèle gratuit ou simulé.",
-    403: "Requête refusée par la modération du fournisseur, ou pas le droit d'utiliser ce modèle.",
-    404: "Modèle ou adresse introuvable : vérifiez le nom du modèle et base_url.",
-    408: "Le fournisseur a dépassé son propre délai avant de répondre : réessayez.",
-    429: "Trop de requêtes : le fournisseur limite le débit. Attendez avant de relancer.",
+    400: "Requête refusée par l’API : {message}",
+    401: "Clé d’API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).",
+    402: "Plus de crédits sur le compte : rechargez-le, ou utilisez un modèle gratuit ou simulé.",
+    403: "Requête refusée par la modération du fournisseur, ou pas le droit d’utiliser ce modèle.",
+    404: "Modèle ou adresse introuvable : vérifiez le nom du modèle et base_url.",
+    408: "Le fournisseur a dépassé son propre délai avant de répondre : réessayez.",
+    429: "Trop de requêtes : le fournisseur limite le débit. Attendez avant de relancer.",
     **dict.fromkeys((500, 502, 503), UNAVAILABLE),
 }
 
@@ -47,7 +47,7 @@ def http_error(status: int, text: str, retry_after_header: str | None = None) ->
     if too_deep(body):  # kept as text: walking it (to hide the key) would crash
         body = {"text": text[:2000]}
     message = (isinstance(body, dict) and innermost_message(body)) or text[:300] or "(vide)"
-    explication = EXPLICATIONS.get(status, "L'API a répondu HTTP {status} : {message}")
+    explication = EXPLICATIONS.get(status, "L’API a répondu HTTP {status} : {message}")
     return ApiError(
         status,
         message,

@@ -15,7 +15,7 @@ API's 400 (tools_rules.py), like a malformed conversation.
 >>> reply.tool_calls[0]["function"]
 {'name': 'read_file', 'arguments': '{"path": "README.md"}'}
 >>> MockModel().complete([user("Lis README.md et résume le projet")], []).message["content"]
-"Il me faudrait l'outil read_file, qu'on ne m'a pas donné : je ne peux pas agir."
+'Il me faudrait l’outil read_file, qu’on ne m’a pas donné\\xa0: je ne peux pas agir.'
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class MockModel:
             return assistant(action)
         missing = [name for name, _ in action.calls if name not in available]
         if missing:  # like a real model: it asks only for the tools it was given
-            return assistant(f"Il me faudrait l'outil {missing[0]}, qu'on ne m'a pas donné : "
+            return assistant(f"Il me faudrait l’outil {missing[0]}, qu’on ne m’a pas donné : "
                              "je ne peux pas agir.")
         first_id = 1 + sum(len(m.get("tool_calls") or []) for m in messages)
         calls = [

@@ -33,6 +33,7 @@ import httpx
 from ..errors import ApiError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
+from ..text import french_number
 from .http_errors import http_error
 from .model import DEFAULT_MODEL, Completion, Price
 from .reply import parse_body, parse_completion
@@ -48,17 +49,17 @@ MAX_REPLY_BYTES = 10_000_000  # a model's answer is a few kB: more is a broken o
 JSON = {"Content-Type": "application/json"}
 # Every exception httpx raises (timeouts are handled before: they stop with `timeout`).
 HTTPX_ERRORS = (httpx.HTTPError, httpx.InvalidURL, httpx.CookieConflict, httpx.StreamError)
-UNREACHABLE = ("Impossible de joindre {url} : serveur arrêté, réseau coupé ou réponse "
+UNREACHABLE = ("Impossible de joindre {url} : serveur arrêté, réseau coupé ou réponse "
                "interrompue. Vérifiez base_url et votre connexion.")
-BROKEN = ("La réponse de {url} est illisible : elle annonce une compression (Content-Encoding) "
+BROKEN = ("La réponse de {url} est illisible : elle annonce une compression (Content-Encoding) "
           "que son contenu ne respecte pas. Réessayez, ou vérifiez base_url.")
 
 MISSING_KEY = (
-    "Aucune clé d'API : créez-en une sur https://openrouter.ai/keys, puis "
+    "Aucune clé d’API : créez-en une sur https://openrouter.ai/keys, puis "
     "`export OPENROUTER_API_KEY=sk-or-...` (ou passez api_key=...). "
     "Sans clé, utilisez le modèle simulé (MockModel, option --mock)."
 )
-BAD_KEY = "La clé d'API contient des caractères inattendus : recopiez-la telle quelle."
+BAD_KEY = "La clé d’API contient des caractères inattendus : recopiez-la telle quelle."
 
 
 class OpenRouterModel:
@@ -137,8 +138,9 @@ class OpenRouterModel:
             wait = min(error.retry_after if error.retry_after is not None else 2.0**attempt,
                        MAX_WAIT)
             if time.monotonic() + wait >= deadline:  # the caller's limit comes first
-                error.explication += (f" (Attendre {wait:g} s de plus dépasserait le délai de "
-                                      f"{timeout:g} s accordé à l'appel : abandon.)")
+                error.explication += (f" (Attendre {french_number(wait)} s de plus "
+                                      "dépasserait le délai de "
+                                      f"{french_number(timeout)} s accordé à l’appel : abandon.)")
                 raise error
             self._sleep(wait)
             attempt += 1
@@ -158,8 +160,9 @@ class OpenRouterModel:
                     data += chunk
                     if len(data) > MAX_REPLY_BYTES:
                         raise ApiError(response.status_code, "reply too large", explication=(
-                            f"La réponse dépasse {MAX_REPLY_BYTES} octets : ce n'est pas une "
-                            "réponse de modèle (serveur défaillant ?). Vérifiez base_url."))
+                            f"La réponse dépasse {french_number(MAX_REPLY_BYTES)} octets : "
+                            "ce n’est pas une "
+                            "réponse de modèle (serveur défaillant ?). Vérifiez base_url."))
                     if time.monotonic() > deadline:
                         raise ModelTimeout(timeout)
                 return response.status_code, response.headers.get("Retry-After"), bytes(data)
@@ -204,4 +207,4 @@ def _encode(body: dict[str, Any]) -> bytes:
     except (ValueError, TypeError, RecursionError) as err:  # NaN, an object, a lone surrogate
         raise ApiError(None, f"request is not JSON: {err}", explication=(
             "La requête contient une valeur que JSON ne sait pas écrire (NaN, Infinity, objet "
-            "Python, texte qui n'est pas de l'UTF-8 valide) : rien n'a été envoyé.")) from None
+            "Python, texte qui n’est pas de l’UTF-8 valide) : rien n’a été envoyé.")) from None

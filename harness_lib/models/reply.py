@@ -13,7 +13,7 @@ French, what was wrong. Nothing here raises another exception.
 >>> parse_body(200, b'{"choices": NaN}')
 Traceback (most recent call last):
     ...
-harness_lib.errors.ApiError: HTTP 200 : invalid JSON body: '{"choices": NaN}'
+harness_lib.errors.ApiError: HTTP 200 : invalid JSON body: '{"choices": NaN}'
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from ..messages import Message
 from .http_errors import http_error, too_deep
 from .model import Completion
 
-NOT_JSON = ("La réponse de l'API n'est pas du JSON valide (tronquée, page d'erreur d'un proxy, "
-            "NaN, texte qui n'est pas de l'UTF-8, imbrication démesurée) : réessayez, ou "
+NOT_JSON = ("La réponse de l’API n’est pas du JSON valide (tronquée, page d’erreur d’un proxy, "
+            "NaN, texte qui n’est pas de l’UTF-8, imbrication démesurée) : réessayez, ou "
             "vérifiez base_url.")
-MALFORMED = ("L'API a répondu 200, mais son message est mal formé ({what}) : il ne peut pas "
+MALFORMED = ("L’API a répondu 200, mais son message est mal formé ({what}) : il ne peut pas "
              "entrer dans messages[]. Réessayez, ou vérifiez base_url.")
 
 
@@ -62,13 +62,13 @@ def parse_completion(data: Any, request: dict[str, Any]) -> Completion:
     raw = first.get("message") if isinstance(first, dict) else None
     if not isinstance(raw, dict):
         raise ApiError(200, "no choices in the response", body={"text": json.dumps(data)[:2000]},
-                       explication="L'API a répondu sans aucun message (`choices` vide) : "
+                       explication="L’API a répondu sans aucun message (`choices` vide) : "
                        "réessayez.")
     message = _assistant(raw)
     finish = first.get("finish_reason")
     if finish == "error":  # OpenRouter: the provider failed in the middle of its answer
-        raise ApiError(200, "finish_reason: error", explication="Le fournisseur s'est arrêté "
-                       "sur une erreur au milieu de sa réponse : réessayez.")
+        raise ApiError(200, "finish_reason: error", explication="Le fournisseur s’est arrêté "
+                       "sur une erreur au milieu de sa réponse : réessayez.")
     if not isinstance(finish, str) or not finish:
         finish = "tool_calls" if message.get("tool_calls") else "stop"
     usage = data.get("usage")  # keep the token counts, drop nested details and costs
@@ -102,7 +102,7 @@ def _tool_call(k: int, call: object) -> dict[str, Any]:
         raise _malformed(f"tool_calls[{k}] sans objet function")
     name, call_id = function.get("name"), call.get("id")
     if not isinstance(name, str) or not name or not isinstance(call_id, str) or not call_id:
-        raise _malformed(f"tool_calls[{k}] sans id ou sans nom d'outil")
+        raise _malformed(f"tool_calls[{k}] sans id ou sans nom d’outil")
     if call.get("type") not in (None, "function"):
         raise _malformed(f"tool_calls[{k}].type vaut {json.dumps(call.get('type'))[:40]}")
     arguments = function.get("arguments")

@@ -80,7 +80,7 @@ def decide(mission: str, history: list[Seen], available: set[str | None]) -> Act
         return _read(files, history)
     names = ", ".join(sorted(n for n in available if n)) or "aucun"
     return (
-        f"Je peux agir avec ces outils : {names}. Dites-moi quel fichier lire "
+        f"Je peux agir avec ces outils : {names}. Dites-moi quel fichier lire "
         "ou quelle commande lancer (entre `accents graves`)."
     )
 
@@ -110,7 +110,7 @@ def _read(files: list[str], history: list[Seen]) -> Action | str:
         and not any(h.name == "list_files" for h in history)
     ):
         return Action(
-            [("list_files", {"path": "."})], "Le fichier est absent : j'explore le dossier."
+            [("list_files", {"path": "."})], "Le fichier est absent : j’explore le dossier."
         )
     if last.name == "list_files":
         name = files[0].rsplit("/", 1)[-1]
@@ -119,7 +119,7 @@ def _read(files: list[str], history: list[Seen]) -> Action | str:
             return Action(
                 [("read_file", {"path": found[0]})], f"{found[0]} ressemble au bon fichier."
             )
-        return f"Je n'ai trouvé {files[0]} nulle part dans le dossier : je ne peux pas le résumer."
+        return f"Je n’ai trouvé {files[0]} nulle part dans le dossier : je ne peux pas le résumer."
     return _summary([h for h in history if h.name == "read_file"])
 
 
@@ -127,12 +127,12 @@ def _summary(reads: list[Seen]) -> str:
     parts = []
     for h in [h for h in reads if not h.failed] or reads:  # failures only when nothing worked
         if h.failed:
-            parts.append(f"{h.args.get('path')} : {h.result}")
+            parts.append(f"{h.args.get('path')} : {h.result}")
             continue
         lines = [ln.strip() for ln in h.result.splitlines() if ln.strip()]
         title = next((ln.lstrip("# ") for ln in lines if ln.startswith("#")), h.args.get("path"))
         body = _sentences(" ".join(ln for ln in lines if not ln.startswith("#")), 240)
-        parts.append(f"« {title} » : {body}" if body else f"« {title} »")
+        parts.append(f"« {title} » : {body}" if body else f"« {title} »")
     return "Résumé. " + " | ".join(parts)
 
 
@@ -149,20 +149,20 @@ def _sentences(text: str, limit: int) -> str:
 def _fix_price(history: list[Seen]) -> Action | str:
     done = {h.name: h for h in history}
     if "read_file" not in done:
-        return Action([("read_file", {"path": "price.py"})], "Je dois d'abord lire price.py.")
+        return Action([("read_file", {"path": "price.py"})], "Je dois d’abord lire price.py.")
     if done["read_file"].failed:
-        return f"Impossible de lire price.py : {done['read_file'].result}"
+        return f"Impossible de lire price.py : {done['read_file'].result}"
     if "edit_file" not in done and BUGGY in done["read_file"].result:
         edit = {"path": "price.py", "old": BUGGY, "new": FIXED}
         return Action(
-            [("edit_file", edit)], "divmod arrondit vers le bas : je traite le signe à part."
+            [("edit_file", edit)], "divmod arrondit vers le bas : je traite le signe à part."
         )
     if "edit_file" in done and done["edit_file"].failed:  # say so, never claim a fix
-        return f"Je n'ai pas pu corriger price.py : {done['edit_file'].result}"
+        return f"Je n’ai pas pu corriger price.py : {done['edit_file'].result}"
     if "bash" not in done:
         return Action(
             [("bash", {"command": "python -m unittest test_price"})],
-            "Il me faut une preuve : je lance les tests.",
+            "Il me faut une preuve : je lance les tests.",
         )
     lines = done["bash"].result.strip().splitlines()
     verdict = next(
@@ -173,13 +173,13 @@ def _fix_price(history: list[Seen]) -> Action | str:
         + "\n"
         + "\n".join(f"+ {b}" for b in FIXED.splitlines())
     )
-    return f"format_price traite maintenant le signe à part.\n\n{diff}\n\nTests : {verdict}"
+    return f"format_price traite maintenant le signe à part.\n\n{diff}\n\nTests : {verdict}"
 
 
 def _command(command: str, history: list[Seen]) -> Action | str:
     if not history or history[-1].failed:  # a stubborn model retries what failed
         return Action([("bash", {"command": command})], f"Je lance {command}.")
-    return f"La commande {command} a réussi :\n{history[-1].result}"
+    return f"La commande {command} a réussi :\n{history[-1].result}"
 
 
 def _wait_for(name: str, history: list[Seen]) -> Action | str:
@@ -187,7 +187,7 @@ def _wait_for(name: str, history: list[Seen]) -> Action | str:
     if last and last.name == "read_file":
         return _summary([last])
     if last and name in last.result.split():
-        return Action([("read_file", {"path": name})], f"{name} est arrivé : je le lis.")
+        return Action([("read_file", {"path": name})], f"{name} est arrivé : je le lis.")
     return Action(
-        [("list_files", {"path": "."})], f"{name} n'est pas encore là : je regarde à nouveau."
+        [("list_files", {"path": "."})], f"{name} n’est pas encore là : je regarde à nouveau."
     )

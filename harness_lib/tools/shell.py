@@ -15,7 +15,7 @@ A failure raises `ToolError` (non-zero exit code) or `ToolTimeout` (time up).
 >>> import tempfile
 >>> print(run("echo bonjour", tempfile.gettempdir(), timeout=5))
 bonjour
-[code de sortie : 0]
+[code de sortie : 0]
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..errors import ToolError, ToolTimeout
 from ..limits import TOOL_TIMEOUT
+from ..text import french_number
 
 MAX_OUTPUT_BYTES = 20_000  # of a command's output given back to the model (head + tail)
 CHUNK = 65_536  # bytes read at a time: memory stays bounded whatever the command prints
@@ -42,7 +43,7 @@ SECRET_NAMES = frozenset({"PAT", "PASS", "AUTH"})
 URL_PASSWORD = re.compile(r"://([^/\s@:]*):([^/\s@]*)@")  # scheme://user:password@host
 POLL = 0.05  # seconds between two checks that bash is still running (while it is silent)
 DRAIN = 0.05  # seconds to read what is left in the pipe once bash has finished
-BACKGROUND = "[processus laissés en arrière-plan : arrêtés à la fin de la commande]"
+BACKGROUND = "[processus laissés en arrière-plan : arrêtés à la fin de la commande]"
 
 
 def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
@@ -50,12 +51,13 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
     try:
         output, code, background = _run(command, cwd, timeout)
     except (OSError, ValueError) as err:  # no bash, too many processes, NUL in the command
-        raise ToolError(f"impossible de lancer la commande : {err}") from None
+        raise ToolError(f"impossible de lancer la commande : {err}") from None
     if code is None:
-        raise ToolTimeout(f"délai de {timeout:g} s dépassé, commande arrêtée\n{output}".rstrip())
+        said = f"délai de {french_number(timeout)} s dépassé, commande arrêtée\n{output}"
+        raise ToolTimeout(said.rstrip())
     if output and not output.endswith("\n"):
         output += "\n"
-    report = f"{output}{BACKGROUND + chr(10) if background else ''}[code de sortie : {code}]"
+    report = f"{output}{BACKGROUND + chr(10) if background else ''}[code de sortie : {code}]"
     if code != 0:
         raise ToolError(f"la commande a échoué\n{report}")
     return report
@@ -173,12 +175,12 @@ class HeadTail:
             head = self.head[: len(self.head) - _partial_end(self.head)]
             tail = self.tail.lstrip(bytes(range(0x80, 0xC0)))
             dropped = self.dropped + len(self.head) - len(head) + len(self.tail) - len(tail)
-            parts = [bytes(head), f"\n… [tronqué : {dropped} octets au milieu] …\n".encode(),
-                     bytes(tail)]
+            cut = f"\n… [tronqué : {french_number(dropped)} octets au milieu] …\n"
+            parts = [bytes(head), cut.encode(), bytes(tail)]
         texts = [part.decode("utf-8", "replace") for part in parts]
         if any("\ufffd" in text and "\ufffd".encode() not in part
                for text, part in zip(texts, parts, strict=True)):
-            texts.insert(0, "[sortie non UTF-8 : octets illisibles remplacés par �]\n")
+            texts.insert(0, "[sortie non UTF-8 : octets illisibles remplacés par �]\n")
         return "".join(texts)
 
 

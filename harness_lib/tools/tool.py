@@ -14,7 +14,7 @@ too, starting with "Erreur : ": the loop goes on, and the model can change its s
 >>> run_tool(ToolCall("read_file", {"path": "README.md"}), tools)
 Observation(content='Erreur : README.md introuvable', is_error=True, timed_out=False)
 >>> run_tool(ToolCall("read_file", {"path": 3}), tools).content
-'Erreur : read_file : path doit être de type string, reçu un entier'
+'Erreur : read_file\\xa0: path doit être de type string, reçu un entier'
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOU
     except ToolError as err:  # the call or the tool says what is wrong: the model reads it
         return Observation(ERROR + str(err), is_error=True)
     except Exception as err:  # a broken tool must not stop the loop: the model reads why
-        crash = f"{call.name} a échoué : {type(err).__name__} : {err}"
+        crash = f"{call.name} a échoué : {type(err).__name__} : {err}"
         return Observation(ERROR + crash, is_error=True)
     return Observation(content if isinstance(content, str) else str(content))
 
@@ -79,16 +79,16 @@ def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOU
 def _checked(call: ToolCall, tools: Sequence[Tool]) -> tuple[Tool, dict[str, Any]]:
     """The tool asked for and its arguments, once they fit its schema; else ToolError."""
     if call.name is None:
-        raise ToolError('appel mal formé : il faut {"function": {"name": ..., "arguments": ...}}')
+        raise ToolError('appel mal formé : il faut {"function": {"name": ..., "arguments": ...}}')
     known = {tool.name: tool for tool in tools}
     if call.name not in known:
-        raise ToolError(f"outil inconnu : {call.name}. Outils disponibles : {', '.join(known)}")
+        raise ToolError(f"outil inconnu : {call.name}. Outils disponibles : {', '.join(known)}")
     if call.arguments is None:
-        raise ToolError(f"arguments de {call.name} : {call.problem}")
+        raise ToolError(f"arguments de {call.name} : {call.problem}")
     tool = known[call.name]
     problem = argument_problem(call.arguments, tool.parameters)
     if problem:
-        raise ToolError(f"{tool.name} : {problem}")
+        raise ToolError(f"{tool.name} : {problem}")
     return tool, call.arguments
 
 
@@ -98,13 +98,13 @@ def argument_problem(arguments: dict[str, Any], schema: object) -> str | None:
     fastjsonschema checks them (required, types, enums...); only the words are ours.
     """
     if not isinstance(schema, dict):
-        return "le schéma de ses arguments n'est pas un objet JSON : l'outil est à corriger"
+        return "le schéma de ses arguments n’est pas un objet JSON : l’outil est à corriger"
     import fastjsonschema  # here, not at the top: `import harness_lib` stays light
 
     try:
         validate = _validator(json.dumps(schema, sort_keys=True))
     except Exception as err:  # a schema the library cannot read: the tool is to be fixed
-        return f"le schéma de ses arguments est invalide ({type(err).__name__} : {err})"
+        return f"le schéma de ses arguments est invalide ({type(err).__name__} : {err})"
     try:
         validate(arguments)
     except fastjsonschema.JsonSchemaValueException as err:
@@ -115,8 +115,8 @@ def argument_problem(arguments: dict[str, Any], schema: object) -> str | None:
     known = properties if isinstance(properties, dict) else {}
     unknown = [str(field) for field in arguments if field not in known]
     if unknown:
-        return (f"argument inconnu : {', '.join(unknown)}. "
-                f"Arguments acceptés : {', '.join(known) or 'aucun'}")
+        return (f"argument inconnu : {', '.join(unknown)}. "
+                f"Arguments acceptés : {', '.join(known) or 'aucun'}")
     return None
 
 
@@ -132,12 +132,12 @@ def _explained(err: Any) -> str:
     field = err.name.removeprefix("data").removeprefix(".") or "les arguments"
     if err.rule == "required":
         missing = [name for name in err.rule_definition if name not in err.value]
-        return f"argument manquant : {', '.join(missing)}"
+        return f"argument manquant : {', '.join(missing)}"
     if err.rule == "type":
         expected = " ou ".join(err.rule_definition) if isinstance(
             err.rule_definition, list) else err.rule_definition
         return f"{field} doit être de type {expected}, reçu {got(err.value)['got_fr']}"
-    return f"{field} ne respecte pas la règle « {err.rule} » du schéma ({err.rule_definition!r})"
+    return f"{field} ne respecte pas la règle « {err.rule} » du schéma ({err.rule_definition!r})"
 
 
 def workspace_tools(root: str | Path) -> list[Tool]:
@@ -147,14 +147,14 @@ def workspace_tools(root: str | Path) -> list[Tool]:
     return [
         Tool("read_file", "Lit un fichier texte du dossier de travail.",
              _strings(path), ws.read_text),
-        Tool("list_files", "Liste un dossier (2 niveaux) ; les dossiers finissent par /.",
-             _strings({}, {"path": "Dossier relatif, « . » par défaut"}),
+        Tool("list_files", "Liste un dossier (2 niveaux) ; les dossiers finissent par /.",
+             _strings({}, {"path": "Dossier relatif, « . » par défaut"}),
              ws.listing),
         Tool("edit_file", "Remplace dans un fichier un passage exact et unique.",
              _strings({**path, "old": "Passage exact à remplacer, unique dans le fichier",
                        "new": "Texte qui le remplace"}), ws.edit),
         Tool("bash", "Exécute une commande bash dans le dossier de travail (durée limitée).",
-             _strings({"command": "La commande, par exemple : pytest -q"}),
+             _strings({"command": "La commande, par exemple : pytest -q"}),
              _bash(ws.root), timed=True),
     ]
 

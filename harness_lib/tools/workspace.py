@@ -17,7 +17,7 @@ A failure raises `ToolError`; tool.py turns it into an "Erreur : ..." observatio
 >>> ws.read_text("../secret.txt")
 Traceback (most recent call last):
     ...
-harness_lib.errors.ToolError: chemin refusé : ../secret.txt sort du dossier de travail
+harness_lib.errors.ToolError: chemin refusé : ../secret.txt sort du dossier de travail
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import BinaryIO
 
 from ..errors import ToolError
 from ..messages import valid_text
+from ..text import french_number
 
 MAX_PATH = 1024  # characters: real paths are far shorter, longer ones are accidents or attacks
 MAX_FILE_BYTES = 2_000_000  # bigger files are not read: no model context could hold them
@@ -46,17 +47,17 @@ class Workspace:
     def __init__(self, root: str | Path) -> None:
         self.root = Path(os.path.realpath(root))  # only real paths are ever compared
         if not self.root.is_dir():
-            raise NotADirectoryError(f"{root} n'est pas un dossier")
+            raise NotADirectoryError(f"{root} n’est pas un dossier")
 
     def resolve(self, path: str) -> Path:
         """The real path of `path`, if it stays inside the workspace; else ToolError."""
         problem = _path_problem(path)
         if problem:
-            raise ToolError(f"chemin refusé : {problem}")
+            raise ToolError(f"chemin refusé : {problem}")
         # realpath follows every link and every `..`: what is left is where the OS would go.
         real = Path(os.path.realpath(self.root / path))
         if not real.is_relative_to(self.root):
-            raise ToolError(f"chemin refusé : {path} sort du dossier de travail")
+            raise ToolError(f"chemin refusé : {path} sort du dossier de travail")
         return real
 
     def open_file(self, path: str, writable: bool = False) -> BinaryIO:
@@ -66,8 +67,8 @@ class Workspace:
         if not stat.S_ISREG(mode):
             os.close(fd)
             if stat.S_ISDIR(mode):
-                raise ToolError(f"{path} est un dossier : utilisez list_files")
-            raise ToolError(f"{path} n'est pas un fichier ordinaire")
+                raise ToolError(f"{path} est un dossier : utilisez list_files")
+            raise ToolError(f"{path} n’est pas un fichier ordinaire")
         return os.fdopen(fd, "r+b" if writable else "rb")
 
     def read_text(self, path: str) -> str:
@@ -75,48 +76,49 @@ class Workspace:
         with self.open_file(path) as file:
             data = file.read(MAX_FILE_BYTES + 1)  # never more: the file may be huge
         if len(data) > MAX_FILE_BYTES:
-            raise ToolError(f"{path} dépasse {MAX_FILE_BYTES} octets : lisez-en un extrait "
+            raise ToolError(f"{path} dépasse {french_number(MAX_FILE_BYTES)} octets : "
+                            "lisez-en un extrait "
                             "avec bash (head, grep)")
         return cap(_decode(data))
 
     def edit(self, path: str, old: str, new: str) -> str:
         """Replace the one exact occurrence of `old` by `new`; refuse 0 or several."""
         if not old:
-            raise ToolError("old est vide : donnez le passage exact à remplacer")
+            raise ToolError("old est vide : donnez le passage exact à remplacer")
         # One open file for reading and writing: nothing can be swapped in between.
         with self.open_file(path, writable=True) as file:
             text = _editable(file.read(MAX_FILE_BYTES + 1), path)
             count = text.count(old)
             if count == 0:
-                raise ToolError(f"old introuvable dans {path} (0 occurrence) : relisez le "
+                raise ToolError(f"old introuvable dans {path} (0 occurrence) : relisez le "
                                 "fichier, le passage doit être exact, espaces compris")
             if count > 1:
-                raise ToolError(f"old apparaît {count} fois dans {path} : il doit être unique, "
+                raise ToolError(f"old apparaît {count} fois dans {path} : il doit être unique, "
                                 "ajoutez des lignes voisines")
             line = text.count("\n", 0, text.index(old)) + 1
             file.seek(0)
             file.write(text.replace(old, new).encode("utf-8"))
             file.truncate()
-        return f"Fichier modifié : {path} (1 occurrence remplacée, ligne {line})"
+        return f"Fichier modifié : {path} (1 occurrence remplacée, ligne {line})"
 
     def listing(self, path: str = ".") -> str:
         """Sorted entries, folders ending with "/", DEPTH levels, MAX_ENTRIES lines at most."""
         fd = self._open(path, os.O_RDONLY)
         try:
             if not stat.S_ISDIR(os.fstat(fd).st_mode):
-                raise ToolError(f"{path} n'est pas un dossier : utilisez read_file")
+                raise ToolError(f"{path} n’est pas un dossier : utilisez read_file")
             where = Path(_opened_path(fd)).relative_to(self.root).as_posix()
             lines: list[str] = []
             _walk(fd, "" if where == "." else f"{where}/", DEPTH, lines)
         finally:
             os.close(fd)
         if len(lines) > MAX_ENTRIES:
-            lines[MAX_ENTRIES:] = [f"… [liste tronquée à {MAX_ENTRIES} entrées : "
+            lines[MAX_ENTRIES:] = [f"… [liste tronquée à {french_number(MAX_ENTRIES)} entrées : "
                                    "listez un sous-dossier]"]
         text = "\n".join(lines)
         shown = valid_text(text)  # a name that is not UTF-8 holds lone surrogates: said
         if shown != text:
-            shown = f"[noms non UTF-8 : octets illisibles remplacés par �]\n{shown}"
+            shown = f"[noms non UTF-8 : octets illisibles remplacés par �]\n{shown}"
         return shown or f"{path} est vide"
 
     def _open(self, path: str, flags: int) -> int:
@@ -129,9 +131,9 @@ class Workspace:
         except (FileNotFoundError, NotADirectoryError):
             raise ToolError(f"{path} introuvable") from None
         except IsADirectoryError:
-            raise ToolError(f"{path} est un dossier : utilisez list_files") from None
+            raise ToolError(f"{path} est un dossier : utilisez list_files") from None
         except OSError as err:
-            raise ToolError(f"{path} : ouverture refusée ({err.strerror})") from None
+            raise ToolError(f"{path} : ouverture refusée ({err.strerror})") from None
         # A folder of the path may have been swapped for a link too: ask the OS where we are.
         try:
             inside = Path(_opened_path(fd)).is_relative_to(self.root)
@@ -139,7 +141,7 @@ class Workspace:
             inside = False  # cannot tell: refuse
         if not inside:
             os.close(fd)
-            raise ToolError(f"chemin refusé : {path} sort du dossier de travail")
+            raise ToolError(f"chemin refusé : {path} sort du dossier de travail")
         return fd
 
 
@@ -148,7 +150,8 @@ def _path_problem(path: object) -> str | None:
     if not isinstance(path, str):
         return "le chemin doit être une chaîne de caractères"
     if len(path) > MAX_PATH:
-        return f"chemin trop long ({len(path)} caractères, maximum {MAX_PATH})"
+        return (f"chemin trop long ({french_number(len(path))} caractères, "
+                f"maximum {french_number(MAX_PATH)})")
     if "\0" in path:
         return "caractère NUL interdit dans un chemin"
     if "\n" in path or "\r" in path:
@@ -156,7 +159,7 @@ def _path_problem(path: object) -> str | None:
     if path.startswith("~"):
         return f"{path} vise le dossier personnel, hors du dossier de travail"
     if os.path.isabs(path):
-        return f"{path} est un chemin absolu : donnez un chemin relatif au dossier de travail"
+        return f"{path} est un chemin absolu : donnez un chemin relatif au dossier de travail"
     return None
 
 
@@ -171,30 +174,31 @@ def cap(text: str, limit: int = MAX_CHARS) -> str:
     """`text`, cut at `limit` characters with a visible marker."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}\n… [tronqué : {len(text) - limit} caractères de plus]"
+    return f"{text[:limit]}\n… [tronqué : {french_number(len(text) - limit)} caractères de plus]"
 
 
 def _decode(data: bytes) -> str:
     """Text as is; otherwise a marked, readable approximation (never an exception)."""
     if b"\0" in data:  # NUL bytes: a binary file, not text
         preview = data[:BINARY_PREVIEW].decode("utf-8", "replace").replace("\0", "�")
-        return (f"[fichier binaire de {len(data)} octets : début seulement, "
+        return (f"[fichier binaire de {french_number(len(data))} octets : début seulement, "
                 f"octets illisibles remplacés par �]\n{preview}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("utf-8", "replace")
-        return f"[fichier non UTF-8 : octets illisibles remplacés par �]\n{text}"
+        return f"[fichier non UTF-8 : octets illisibles remplacés par �]\n{text}"
 
 
 def _editable(data: bytes, path: str) -> str:
     """The text of a file that edit_file may change, or ToolError."""
     if len(data) > MAX_FILE_BYTES:
-        raise ToolError(f"{path} dépasse {MAX_FILE_BYTES} octets : edit_file ne le modifie pas")
+        raise ToolError(f"{path} dépasse {french_number(MAX_FILE_BYTES)} octets : "
+                        "edit_file ne le modifie pas")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ToolError(f"{path} n'est pas un texte UTF-8 : edit_file ne le modifie pas") from None
+        raise ToolError(f"{path} n’est pas un texte UTF-8 : edit_file ne le modifie pas") from None
 
 
 def _walk(fd: int, prefix: str, depth: int, lines: list[str]) -> None:
