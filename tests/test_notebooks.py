@@ -3,7 +3,8 @@
 nbval runs the notebooks (`python -m pytest --nbval-lax notebooks/`); this module
 checks what a run cannot see: that each notebook is committed clean (no outputs,
 no widget state, unique cell ids), written in French, built on harness_lib
-rather than on pasted library code, closed by a recap, and that every Mermaid
+rather than on pasted library code, with short teaching cells (their long checks in a
+collapsed « # Vérification : … » cell), closed by a recap, and that every Mermaid
 diagram in its Markdown parses, the chapter's ones word for word. It also checks
 that the start page lists every notebook, that the annex's map covers every notebook
 and every section of the chapter, and that relative links lead to real files.
@@ -52,6 +53,11 @@ INLINE_EXERCISE = re.compile(r"\b(Question|Prediction|MultipleChoice|Numeric|Sho
 SHOWN = re.compile(ASKED.pattern + r"(?!\s*\.)")  # displayed, not question(…).check_answer(…)
 CHECKED_EXERCISES = 2  # at least, in each notebook 01-07 (« jouez le rôle du harness » counts)
 MAX_DEF_LINES = 5  # a longer def/class in a cell is library code that belongs in harness_lib
+# A code cell whose source shows keeps at most this many asserts: the code a learner reads
+# stays short. Further checks go to the next cell, a « # Vérification : … » cell whose source
+# is collapsed (metadata jupyter.source_hidden): it still runs, and nbval runs it.
+MAX_SHOWN_ASSERTS = 3
+VERIFICATION = "# Vérification : "
 FRENCH_WORDS = {"le", "la", "les", "des", "une", "est", "vous", "pour", "dans", "que", "qui"}
 FENCE = re.compile(r"^```mermaid[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"\]\(([^)\s]+)\)")  # a Markdown link's target
@@ -73,6 +79,16 @@ def python_only(source: str) -> str:
     """A cell without its IPython-only lines (%magic, !shell), so that ast can read it."""
     return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
                      for line in source.splitlines())
+
+
+def hidden(cell: nbformat.NotebookNode) -> bool:
+    """Whether Lab shows the cell's source collapsed (a question, a verification)."""
+    return bool(cell.get("metadata", {}).get("jupyter", {}).get("source_hidden"))
+
+
+def asserts(source: str) -> int:
+    """The assert statements of a cell (not the word in a comment or a string)."""
+    return sum(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(python_only(source))))
 
 
 def fences(nb: nbformat.NotebookNode) -> list[str]:
@@ -146,6 +162,20 @@ class TestEachNotebook:
                     assert size <= MAX_DEF_LINES, (
                         f"{node.name} fait {size} lignes : ce code a sa place dans harness_lib")
 
+    def test_teaching_cells_stay_short_and_their_checks_are_collapsed(self, path: Path) -> None:
+        for cell in read(path).cells:
+            if cell.cell_type != "code":
+                continue
+            if cell.source.startswith(VERIFICATION.rstrip()):
+                assert hidden(cell), f"cellule {cell.id} : une vérification se replie"
+                assert asserts(cell.source), f"cellule {cell.id} : une vérification sans assert"
+            elif not hidden(cell):
+                count = asserts(cell.source)
+                assert count <= MAX_SHOWN_ASSERTS, (
+                    f"cellule {cell.id} : {count} assert visibles ; au-delà de "
+                    f"{MAX_SHOWN_ASSERTS}, mettez-les dans la cellule suivante, "
+                    f"« {VERIFICATION}… », repliée")
+
     def test_ends_with_a_recap(self, path: Path) -> None:
         last = read(path).cells[-1]
         assert last.cell_type == "markdown", "la dernière cellule doit être le récapitulatif"
@@ -208,6 +238,13 @@ def test_the_answer_check_sees_an_answer_in_a_cell() -> None:
     assert not gives('question("04-appels")') and not gives('question("07-normal")')
     assert not gives('assert question("04-facture").check_answer(234_000)')  # a check
     assert INLINE_EXERCISE.search('Question(f"<b>{Q}</b>", CHOIX, 0, [')
+
+
+def test_the_assert_count_reads_code_only() -> None:
+    source = "assert a\nif b:\n    assert c, 'assert d'  # assert e\n%time x = 1\nprint('assert f')"
+    assert asserts(source) == 2
+    assert hidden(nbformat.v4.new_code_cell(metadata={"jupyter": {"source_hidden": True}}))
+    assert not hidden(nbformat.v4.new_code_cell())
 
 
 @pytest.mark.parametrize("path", [p for p in PATHS if p.name[:2] in

@@ -10,6 +10,7 @@ from harness_lib import MockModel, check_conversation, run, workspace_tools
 from harness_lib.course.diagram import from_trace
 from harness_lib.course.own_loop import reference_loop, watch, without
 from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace
+from harness_lib.course.trace_diagram import FORGOTTEN
 from harness_lib.messages import read_call, system, tool_result, user
 from harness_lib.tools import run_tool
 
@@ -79,3 +80,14 @@ def test_a_result_under_a_wrong_id_is_drawn_with_that_id() -> None:
     result = next(e for e in watched.run.trace.events if e.kind == "tool_result")
     assert result.message["tool_call_id"] == "call_9"
     assert result.data["id"] == "call_1"  # the run it answers, found by its arguments
+
+
+@pytest.mark.parametrize(("rule", "kind"), [("RULE 1", "reply"), ("RULE 2", "tool_result")])
+def test_a_forgotten_message_is_not_narrated_as_appended(rule: str, kind: str) -> None:
+    # The player's note of that arrow said « c'est la réponse finale » (a forgotten reply) or
+    # « le résultat entre dans messages[] » (a forgotten result): the incidents of 07 showed both.
+    watched = watch(without(rule), README_TASK, workspace_tools(example_workspace("mini")))
+    diagram = from_trace(watched.run.trace)
+    [step] = [s for s in diagram.steps if s.text.startswith("Jamais ajouté")]
+    assert step.note == FORGOTTEN[kind] and f"{rule} manque" in step.note
+    assert "réponse finale" not in step.note and "entre dans" not in step.note

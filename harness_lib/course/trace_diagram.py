@@ -37,6 +37,14 @@ NOTES = {
                    "que la demande.",
     "answer": "Le harness rend la réponse finale à la personne.",
 }
+# A reply or a result that a hand-written loop never appended (own_loop's Logbook keeps its
+# arrow, without a message): the model will not see it, whatever the arrow says.
+FORGOTTEN = {
+    "reply": "La boucle n’a jamais ajouté cette réponse à messages[] (RULE 1 manque) : au "
+             "prochain appel, le modèle ne la verra pas.",
+    "tool_result": "La boucle n’a jamais ajouté ce résultat à messages[] (RULE 2 manque) : "
+                   "au prochain appel, le modèle ne le verra pas.",
+}
 
 
 def gist(text: str) -> str:
@@ -73,6 +81,8 @@ def _call_label(request: object) -> str:
 def note(event: Event, sent: int) -> str:
     """The explanation shown while this event is the current step (`sent`: len(messages[]))."""
     data = event.data if isinstance(event.data, dict) else {}
+    if event.kind in FORGOTTEN and event.message is None:  # a hand-written loop forgot it
+        return FORGOTTEN[event.kind]
     if event.kind == "request":
         return (f"Appel {event.turn} : le harness envoie les {sent} messages de messages[] et "
                 "la définition des outils. Le modèle ne garde rien d’un appel à l’autre.")
