@@ -56,6 +56,8 @@ VIEWPORT = {"width": 1280, "height": 900}
 WIDTHS = (1280, 800)  # a laptop, and a narrow window (or a zoomed page)
 TIMEOUT_MS = 60_000  # any single wait; a whole notebook run gets RUN_TIMEOUT_MS
 RUN_TIMEOUT_MS = 240_000
+# expect() waits 5 s by default: too short for a widget view on a loaded CI machine.
+sync_api.expect.set_options(timeout=TIMEOUT_MS)
 FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
 
 # How the test finds the widgets' parts: the harness-* classes that player.py, stepper.js
@@ -334,6 +336,11 @@ def player_view(player: Any, old_src: str = "") -> View:
         seen = player.evaluate(SEEN)
         pytest.fail(f"le diagramme du lecteur n'a pas été (re)dessiné : {seen}")
     found = shown.json_value()
+    # The controls are another widget view: their label may come a moment after the drawing.
+    try:
+        sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape \d+ sur \d+"))
+    except AssertionError:
+        pass  # the assert below says what was read
     label = player.locator(STEP).inner_text().strip()
     step = re.match(r"étape (\d+) sur (\d+)", label)
     assert step, f"libellé « étape k sur N » attendu, lu : {label!r}"
