@@ -221,7 +221,8 @@ from nbclient import NotebookClient
 path = Path(sys.argv[1])
 nb = nbformat.read(path, as_version=4)
 # One write: a warning on stderr cannot cut the line in two stream outputs.
-nb.cells.append(nbformat.v4.new_code_cell("import sys; sys.stdout.write(f'KERNEL {sys.prefix}\\\\n')"))
+last = "import sys; sys.stdout.write(f'KERNEL {sys.prefix}\\\\n')"
+nb.cells.append(nbformat.v4.new_code_cell(last))
 NotebookClient(nb, timeout=180, kernel_name="python3",
                resources={"metadata": {"path": str(path.parent)}}).execute()
 print("".join(o["text"] for o in nb.cells[-1].outputs if o.get("name") == "stdout").strip())
