@@ -624,7 +624,7 @@ def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     # Real model without a key: the toggle says so, and send() explains instead of failing.
     toggle, status = panel.locator(TOGGLE), panel.locator(STATUS)
     toggle.locator("button", has_text="Vrai modèle").click()
-    sync_api.expect(status).to_contain_text("Pas de clé d'API")
+    sync_api.expect(status).to_contain_text("Pas de clé d’API")
     sync_api.expect(status).to_be_visible()
     rerun(notebook, 2)
     sync_api.expect(notebook.cell(2)).to_contain_text("Appel impossible")
@@ -671,7 +671,7 @@ def check_still_usable(notebook: Notebook) -> None:
     moved(player, 1, start)
     toggle, status = panel.locator(TOGGLE), panel.locator(STATUS)
     toggle.locator("button", has_text="Vrai modèle").click()
-    sync_api.expect(status).to_contain_text("Pas de clé d'API")
+    sync_api.expect(status).to_contain_text("Pas de clé d’API")
     toggle.locator("button", has_text="Modèle simulé").click()
     sync_api.expect(status).to_contain_text(MOCK_STATUS)
     rerun(notebook, 5)

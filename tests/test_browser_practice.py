@@ -139,7 +139,7 @@ def test_08_the_grader_explains_a_loop_without_rule_1(open_notebook: Any) -> Non
     type_into(notebook, index, source.replace(rule_1 + "\n", ""))
     grader = cell.locator(".harness-grader")
     sync_api.expect(grader).to_contain_text("0 / 4 missions réussies.")
-    sync_api.expect(grader).to_contain_text("Appel 2 refusé par l'API")
+    sync_api.expect(grader).to_contain_text("Appel 2 refusé par l’API")
     sync_api.expect(grader).to_contain_text("must be a response to a preceeding message")
     sync_api.expect(grader).to_contain_text("RULE 1 manque")
     sync_api.expect(grader).to_contain_text("messages.append(reponse.message)")

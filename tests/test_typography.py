@@ -12,7 +12,7 @@ import pytest
 import typography
 import typography_python
 from typography import NBSP, NNBSP, VERBATIM, capitals_after_colon, fix, markdown_cells, problems
-from typography_python import fix_python, french_strings
+from typography_python import fix_python, french_strings, notebook_strings
 
 ROOT = Path(__file__).parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -24,6 +24,16 @@ SCRIPTS = sorted((ROOT / "harness_lib").rglob("*.js"))  # the player's controls
 def test_notebook_prose_follows_french_typography(path: Path) -> None:
     found = [f"{cell} : {problem}" for cell, text in markdown_cells(path)
              for problem in problems(text)]
+    assert not found, (f"{len(found)} faute(s), corrigez avec "
+                       f"`python tests/typography.py --fix {path}` :\n" + "\n".join(found[:20]))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_code_strings_follow_french_typography(path: Path) -> None:
+    # What the cells print and their asserts' messages: a learner reads those too.
+    found = [f"{cell}, ligne {line} : {problem}" for cell, line, text in notebook_strings(path)
+             for problem in problems(text) + [f"majuscule après deux-points « {word} »"
+                                              for word in capitals_after_colon(text)]]
     assert not found, (f"{len(found)} faute(s), corrigez avec "
                        f"`python tests/typography.py --fix {path}` :\n" + "\n".join(found[:20]))
 

@@ -104,7 +104,8 @@ def problems(text: str) -> list[str]:
 
 # After a colon French goes on in lower case; names, acronyms and code keep their capitals.
 _CAPITAL = re.compile(r"(?<=\S)\s:\s+([A-ZÀ-Ý][^\W\d_]*)\b")
-NAMES = {"JupyterLab", "Python", "Mermaid", "Binder", "OpenRouter", "X"}  # X: an f-string's {…}
+# X: an f-string's {…}
+NAMES = {"JupyterLab", "Python", "Mermaid", "Markdown", "Binder", "OpenRouter", "X"}
 
 
 def capitals_after_colon(text: str) -> list[str]:
@@ -138,10 +139,12 @@ def fix_notebook(path: Path) -> int:
 
 
 if __name__ == "__main__":
-    from typography_python import fix_python  # its French strings, found with ast
+    from typography_python import fix_notebook_code, fix_python  # French strings, found with ast
 
     if sys.argv[1:2] != ["--fix"]:
         sys.exit("usage : python tests/typography.py --fix FICHIER.ipynb|FICHIER.py…")
     for name in sys.argv[2:]:
-        fixer = fix_notebook if name.endswith(".ipynb") else fix_python
-        print(f"{name} : {fixer(Path(name))} correction(s)")
+        path = Path(name)
+        count = fix_notebook(path) + fix_notebook_code(path) if path.suffix == ".ipynb" else \
+            fix_python(path)
+        print(f"{name} : {count} correction(s)")

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import tokenize
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from typography import fix, problems
 
@@ -78,6 +80,34 @@ def french_strings(path: Path) -> list[tuple[int, int, str]]:
             for node, text in _french_nodes(tree)]
 
 
+def code_cells(path: Path) -> list[dict[str, Any]]:
+    """The code cells of a notebook (they are Python: the course uses no magics)."""
+    return [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+            if c["cell_type"] == "code"]
+
+
+def notebook_strings(path: Path) -> list[tuple[str, int, str]]:
+    """(cell id, line, text) of each French string of a notebook's code cells: what its
+    cells print, and the messages of their asserts."""
+    return [(cell.get("id", "?"), node.lineno, text) for cell in code_cells(path)
+            for node, text in _french_nodes(ast.parse("".join(cell["source"])))]
+
+
+def fix_notebook_code(path: Path) -> int:
+    """Fix the French strings of a notebook's code cells in place; return how many changed."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    total = 0
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            changed, fixed = fix_source("".join(cell["source"]))
+            if changed:
+                cell["source"], total = fixed.splitlines(keepends=True), total + changed
+    if total:
+        path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")
+    return total
+
+
 _FIELD = re.compile(r"\{(?:[^{}]|\{[^{}]*\})*\}")  # {…} of an f-string, {{…}} too
 
 
@@ -111,13 +141,20 @@ def _literals(source: str, at: Callable[[int, int], int]) -> Iterator[tuple[int,
 
 
 def fix_python(path: Path) -> int:
-    """Fix the French strings of a Python module in place; return how many literals changed.
+    """Fix the French strings of a Python module in place; return how many literals changed."""
+    changed, fixed = fix_source(path.read_text(encoding="utf-8"))
+    if changed:
+        path.write_text(fixed, encoding="utf-8")
+    return changed
+
+
+def fix_source(source: str) -> tuple[int, str]:
+    """(how many literals changed, the source) with its French strings fixed.
 
     Works on the source text of each string literal of a French string, so quotes, escapes
     and the `{…}` of f-strings stay as they were written, and an English string on the same
     line is left alone.
     """
-    source = path.read_text(encoding="utf-8")
     lines = source.splitlines(keepends=True)
     offsets = [0]
     for line in lines:
@@ -138,6 +175,4 @@ def fix_python(path: Path) -> int:
             fixed = _fix_literal(literal)
             out += [source[last:start], fixed]
             last, changed = end, changed + (fixed != literal)
-    if changed:
-        path.write_text("".join(out) + source[last:], encoding="utf-8")
-    return changed
+    return changed, "".join(out) + source[last:]
