@@ -66,6 +66,7 @@ FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
 PLAYER = ".harness-player"  # the whole player; it takes the keys once focused
 CONTROLS = ".harness-controls"  # the row of buttons, slider and « étape k sur N »
 STEP = ".harness-step"  # « étape k sur N », also the live region a screen reader hears
+MATHS = "mjx-container, .MathJax"  # a formula typeset by MathJax (Lab's LaTeX)
 TEXT = ".harness-text"  # the current step's status, note and context bar
 TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
 STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
@@ -557,6 +558,7 @@ def write_self_tests(folder: Path) -> None:
         code("from IPython.display import display\n"
              "display({'text/vnd.mermaid': 'sequenceDiagram\\n    A->>B: bonjour'}, raw=True)"),
         md("```mermaid\nsequenceDiagram\n    A->>B: un ; casse le diagramme\n```"),
+        md("Prix : 0,15 $ en entrée, 0,60 $ en sortie."),  # Lab reads « $ … $ » as maths
         code("import sys\nprint('un avertissement', file=sys.stderr)"),
         code("import ipywidgets\nboom = ipywidgets.Button(description='boum')\n"
              "boom.on_click(lambda _: {}['rappel'])\nboom"),
@@ -597,6 +599,7 @@ def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> 
     cells = run_all(notebook)
     wait_for_diagrams(notebook, 2)
     assert mermaid_counts(notebook) == (2, 1), "2 diagrammes dessinés, 1 refusé (le « ; »)"
+    sync_api.expect(notebook.panel.locator(MATHS)).to_have_count(1)  # what the course avoids
     # The stderr line is a warning, not an error; the division by zero is one.
     problems = failures(cells, notebook)
     assert len(problems) == 1 and "ZeroDivisionError" in problems[0], problems
@@ -757,6 +760,9 @@ def test_course_notebook_in_lab(open_notebook: Any, path: Path) -> None:
     assert drawn >= mermaid_fences(path) + players.count()
     check_players(notebook, path)
     check_toggle_is_mock(notebook)
+    # No amount read as a formula: « 0,15 $ … 0,60 $ » between two $ is maths to Lab.
+    maths = notebook.panel.locator(MATHS)
+    assert maths.count() == 0, f"formule(s) dessinée(s) : {maths.all_inner_texts()[:3]}"
     if says(path, "preceeding"):  # the notebook announces the API's refusal: it must show
         sync_api.expect(notebook.panel.locator(".jp-OutputArea-output", has_text="preceeding")
                         .first).to_be_visible()
