@@ -342,10 +342,12 @@ def player_view(player: Any, old_src: str = "") -> View:
         sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape \d+ sur \d+"))
     except AssertionError:
         pass  # the assert below says what was read
-    label = player.locator(STEP).inner_text().strip()
+    # textContent, not innerText: a cell that scrolled out of view in Notebook 7 is skipped
+    # by content-visibility, and its innerText may read as empty.
+    label = (player.locator(STEP).text_content() or "").strip()
     step = re.match(r"étape (\d+) sur (\d+)", label)
     assert step, f"libellé « étape k sur N » attendu, lu : {label!r}"
-    return View(int(step[1]), int(step[2]), found["src"], player.locator(TEXT).inner_text(),
+    return View(int(step[1]), int(step[2]), found["src"], player.locator(TEXT).text_content() or "",
                 found["textPx"])
 
 

@@ -241,7 +241,7 @@ def test_07_a_saved_trace_opens_in_the_player_or_says_why(open_notebook: Any) ->
       const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
       for (let i = 0; i < cells.length; i++) {
         const text = cells.get(i).outputs ? JSON.stringify(cells.get(i).outputs.toJSON()) : '';
-        const found = text.match(/Trace enregistrée : ([^ ]+\\.jsonl)/);
+        const found = text.match(/Trace enregistrée\\s*:\\s*(\\S+\\.jsonl)/);
         if (found) return found[1];
       }
       return null;
