@@ -15,6 +15,7 @@ Standard library only, plus nbclient for the notebooks. Targets: bench/README.md
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import math
 import os
@@ -276,6 +277,9 @@ def notebooks(repeat: int, folder: Path = ROOT / "notebooks", warm_up: bool = Tr
     errors: dict[Path | None, str] = {}
     if warm_up:  # the session's first kernel start is slower: not a fair reference
         execute_notebook(None, folder)
+        # A learner's harness_lib is compiled once, at its first import; with
+        # PYTHONDONTWRITEBYTECODE set (some shells, CI) every kernel would compile it again.
+        compileall.compile_dir(ROOT / "harness_lib", quiet=1)
     for _ in range(repeat):  # interleaved, so that a busy minute weighs on all alike
         for path in [p for p in times if p not in errors]:
             try:

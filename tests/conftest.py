@@ -7,6 +7,9 @@ Every test gets, without asking:
 - its temporary files in pytest's own temporary folder (`temporary_files`): the
   example workspaces that `example_workspace()` copies, the folders of a replayed
   incident, go where pytest cleans up, not into /tmp for ever.
+
+Hypothesis runs without its per-example deadline (200 ms by default): on a busy CI
+machine a slow example is not a failure; speed targets live in bench/.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from pathlib import Path
 
 import pytest
 from fake_server import FakeServer
+from hypothesis import settings
+
+settings.register_profile("course", deadline=None)
+settings.load_profile("course")
 
 ROOT = Path(__file__).resolve().parent.parent
 # The chapter the course is written from, byte for byte: CI copies shared/ beside the project.

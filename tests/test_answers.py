@@ -33,13 +33,13 @@ def test_what_is_not_a_number_is_said_in_french(typed: str) -> None:
         parse_number(typed)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.integers(-10**12, 10**12) | st.decimals(-10**6, 10**6, places=4).map(float))
 def test_the_course_reads_back_what_it_writes(value: float) -> None:
     assert parse_number(french_number(value)) == pytest.approx(value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.text())
 def test_parsing_raises_nothing_but_a_french_value_error(typed: str) -> None:
     try:

@@ -148,7 +148,7 @@ garbage = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_s
                        max_leaves=10)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(garbage, max_size=6) | garbage)
 def test_any_cell_shows_a_verdict_and_never_raises(messages: object) -> None:
     result = send(messages, show=False)

@@ -115,7 +115,7 @@ def test_not_a_message_at_all(candidate: object, words: list[str]) -> None:
     assert all(word in feedback[0].text for word in words)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.text() | st.recursive(st.none() | st.integers() | st.text(max_size=30),
                                 lambda x: st.lists(x, max_size=3) | st.dictionaries(
                                     st.sampled_from(["role", "tool_call_id", "content", "id"]),

@@ -403,7 +403,7 @@ message_like = st.fixed_dictionaries({}, optional={
 }) | json_like | st.dictionaries(st.integers() | st.booleans(), json_like, max_size=2)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(message_like, max_size=8) | json_like)
 def test_check_conversation_never_raises_and_always_explains(messages: object) -> None:
     problems = check_conversation(messages)
@@ -415,7 +415,7 @@ def test_check_conversation_never_raises_and_always_explains(messages: object) -
             validate(messages)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.lists(st.one_of(st.sets(st.integers()), st.binary(), st.builds(object),
                           st.tuples(json_like), st.frozensets(st.text())), max_size=4))
 def test_python_objects_that_are_not_json_are_reported_too(values: list[object]) -> None:

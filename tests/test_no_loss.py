@@ -213,7 +213,7 @@ def assert_untouched(base: Path) -> None:
     assert sorted(p.name for p in (base / "outside").iterdir()) == ["secret.txt"]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(calls, min_size=1, max_size=4))
 def test_run_tool_never_raises_whatever_the_call(base: Path, batch: list[Any]) -> None:
     tools = fuzz_tools(base / "ws")
@@ -253,7 +253,7 @@ KINDS = ["not_a_dict", "no_function", "name_not_text", "unknown_tool", "invalid_
          "not_an_object", "missing", "unknown_field", "wrong_type"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(kind=st.sampled_from(KINDS), name=st.sampled_from(NAMES), value=json_like)
 def test_run_tool_answers_erreur_to_every_bad_call(base: Path, kind: str, name: str,
                                                   value: Any) -> None:
@@ -292,7 +292,7 @@ bash_calls = commands.map(lambda c: {"function": {"name": "bash",
                                                   "arguments": json.dumps({"command": c})}})
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(calls | bash_calls, policies)
 def test_policy_check_never_raises(call: Any, policy: Policy) -> None:
     decision = check_permission(read_call(call), policy)
@@ -348,7 +348,7 @@ def playground() -> Any:
     return importlib.import_module("harness_lib.course.playground")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(messages=st.lists(messages_like | json_like, max_size=5) | json_like,
        tools=st.none() | st.lists(json_like, max_size=2) | json_like)
 def test_playground_send_never_raises(playground: Any, messages: Any, tools: Any) -> None:

@@ -20,8 +20,8 @@ from harness_lib.course.diagram import from_trace, totals_at
 from harness_lib.course.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
 from harness_lib.course.narration import step_note
 from harness_lib.course.player import LIGHT, START_NOTE, Player, run_live, state
-from harness_lib.course.player_state import LABEL, WINDOW
-from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace
+from harness_lib.course.player_state import FIT, LABEL, WINDOW, _width, drawn_arrows, label_limit
+from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
 from harness_lib.limits import Limits
 from harness_lib.loop import SYSTEM_PROMPT, run
 from harness_lib.messages import system
@@ -103,6 +103,22 @@ def test_a_long_label_is_cut_in_the_drawing_and_whole_in_the_note() -> None:
     s = state(parse(f"sequenceDiagram\n  U->>H: {label}"), 1)
     assert label not in s.mermaid and label[: LABEL - 1] + "…" in s.mermaid
     assert s.note.endswith(f"Libellé complet : « {label} »")
+
+
+@pytest.mark.parametrize("source", [*CHAPTER, "max-turns", "tool-error"])
+def test_each_step_gets_the_longest_labels_that_fit(source: str) -> None:
+    """label_limit: the widest drawing within FIT px; two characters more would not fit."""
+    diagram = chapter_diagram(source) if source in CHAPTER else from_trace(replay(source).run.trace)
+    cut = 0
+    for k in range(len(diagram.steps) + 1):
+        arrows_k, columns = drawn_arrows(diagram, k)
+        limit = label_limit(diagram, k)
+        assert limit == 12 or _width(arrows_k, columns, limit) <= FIT, k
+        assert limit == LABEL or _width(arrows_k, columns, limit + 2) > FIT, k
+        assert max((a[2] for a in arrows_k), default=0) > limit or limit == LABEL, k
+        cut += limit < LABEL
+    if source == "max-turns":  # long labels in a window of 8: some steps must cut them
+        assert cut > 0
 
 
 def test_context_bar_of_deux_tours_shows_the_tool_result_arriving() -> None:

@@ -286,7 +286,7 @@ garbage = (json_values | messages_like | st.just(loop) | st.just({1, 2}) | st.ju
            | st.just([Strange()]) | st.builds(iter, st.just(())) | st.just([user(TASK), object()]))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(garbage, st.none() | json_values)
 def test_send_never_raises_whatever_it_gets(messages: object, tools: object) -> None:
     result = send(messages, tools, show=False)
@@ -321,7 +321,7 @@ tool_defs = st.lists(st.fixed_dictionaries({"type": st.just("function")}, option
     "function": json_values}), max_size=3)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(tool_defs)
 def test_send_never_raises_on_strange_tool_definitions(tools: list[dict[str, Any]]) -> None:
     result = send(two_turns(), tools, show=False)

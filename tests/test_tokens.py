@@ -99,7 +99,7 @@ message_like = st.fixed_dictionaries({}, optional={
     "content": json_like, "tool_calls": json_like, "tool_call_id": json_like}) | json_like
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(message_like, max_size=6) | json_like, st.lists(json_like, max_size=3) | json_like)
 def test_the_ledger_never_raises_and_counts_only_positive_tokens(
     messages: Any, schemas: Any

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..messages import Message
 from ..text import one_line
 from . import charts
-from .diagram import Diagram, Entry, Step, ledger_at, peak, total_at, totals_at
+from .diagram import Diagram, Entry, ledger_at, peak, total_at, totals_at
 from .hub import hub_mermaid
 from .mermaid import ASIDE, to_mermaid
 from .narration import step_note
@@ -101,24 +101,32 @@ def _note(diagram: Diagram, k: int, limit: int) -> str:
 
 def label_limit(diagram: Diagram, k: int) -> int:
     """The longest label, in characters, that keeps the drawing of step k within FIT px."""
+    arrows, columns = drawn_arrows(diagram, k)
+    return next((limit for limit in range(LABEL, 12, -2)
+                 if _width(arrows, columns, limit) <= FIT), 12)
+
+
+def drawn_arrows(diagram: Diagram, k: int) -> tuple[list[tuple[int, int, int]], int]:
+    """The arrows drawn at step k, each as (source column, target column, label length),
+    and the number of columns: measured once, then tried at every limit."""
     shown = diagram.steps[max(0, k - WINDOW):k]
     involved = {pid for step in shown for pid in (step.source, step.target)}
     # as mermaid.to_mermaid draws a window: only the participants its arrows involve
     order = [p.id for p in diagram.participants if k <= WINDOW or p.id in involved]
-    return next((limit for limit in range(LABEL, 12, -2) if _width(shown, order, limit) <= FIT),
-                12)
-
-
-def _width(shown: tuple[Step, ...], order: list[str], limit: int) -> float:
-    """Mermaid's width for these arrows, roughly: each label widens the gaps it spans."""
     column = {pid: i for i, pid in enumerate(order)}
-    gaps = [LOOK["width"] + LOOK["actorMargin"]] * max(len(order) - 1, 0)
+    return [(column[s.source], column[s.target], len(one_line(s.text))) for s in shown], len(order)
+
+
+def _width(arrows: list[tuple[int, int, int]], columns: int, limit: int) -> float:
+    """Mermaid's width for these arrows (columns, label length), roughly: each label
+    widens the gaps it spans."""
+    gaps = [LOOK["width"] + LOOK["actorMargin"]] * max(columns - 1, 0)
     edges = [LOOK["width"] / 2 + LOOK["diagramMarginX"]] * 2  # left and right of the ends
-    for step in shown:
-        need = min(len(one_line(step.text)), limit) * CHAR_PX + PAD
-        a, b = sorted((column[step.source], column[step.target]))
+    for source, target, length in arrows:
+        need = min(length, limit) * CHAR_PX + PAD
+        a, b = sorted((source, target))
         if a == b:  # a self-arrow's label, set aside (mermaid.aside), centred on its lifeline
-            half = (need + min(len(one_line(step.text)), limit) * ASIDE * EN_PX) / 2
+            half = (need + min(length, limit) * ASIDE * EN_PX) / 2
             spans = [(gaps, a - 1) if a else (edges, 0), (gaps, a) if a < len(gaps) else (edges, 1)]
             for where, i in spans:
                 where[i] = max(where[i], half)
