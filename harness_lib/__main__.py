@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .course.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
@@ -21,7 +22,7 @@ from .loop import SYSTEM_PROMPT, run
 from .messages import system
 from .models import MockModel, Model
 from .policy import cli_approver
-from .tools import workspace_tools
+from .tools import Tool, workspace_tools
 from .trace import Event, Trace, describe
 
 
@@ -73,47 +74,51 @@ def diagram(source: str, step: int | None, out: str | None) -> int:
 
 def run_mission(args: argparse.Namespace) -> int:
     if not args.task.strip():
-        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
+        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
                            "guillemets ce que l’agent doit faire.")
     trace_file = _trace_file(args.trace) if args.trace else None
-    workspace = (
-        Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
-    )
-    if not workspace.is_dir():
-        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
-                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
-                           " --workspace attend le dossier de travail de l’agent.")
+    workspace = _workspace(args)
     model = MockModel() if args.mock else _real_model(args.model)
     limits = Limits(max_turns=args.max_turns)
-    print(f"Espace de travail : {workspace}")
-
+    print(f"Espace de travail : {workspace}")
     tools = workspace_tools(workspace)
-    seen = Trace(system=system(SYSTEM_PROMPT))  # the CLI's own copy, to show messages[]
-
-    def show(event: Event) -> None:
-        seen.add(event)
-        if args.debug and event.kind == "request":
-            body = {
-                "model": model.name,
-                "messages": seen.messages,
-                "tools": [t.schema() for t in tools],
-            }
-            print(
-                format_request(
-                    {"body": body, "url": getattr(model, "url", "")},
-                    turn=event.turn,
-                    max_turns=limits.max_turns,
-                    model_timeout=limits.model_timeout,
-                    tool_timeout=limits.tool_timeout,
-                )
-            )
-        print(redact(describe(event)))
-
+    show = _printer(model, tools, limits, debug=args.debug)
     result = run(args.task, model, tools, limits=limits, approver=cli_approver, on_event=show)
     print(redact(f"\n{result.message}"))
     if trace_file is not None:
         save_trace(result.trace, trace_file)
     return 0 if result.reason == "answer" else 1
+
+
+def _workspace(args: argparse.Namespace) -> Path:
+    """--workspace, or the example folder that suits the mission."""
+    workspace = (
+        Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
+    )
+    if not workspace.is_dir():
+        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
+                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
+                           " --workspace attend le dossier de travail de l’agent.")
+    return workspace
+
+
+def _printer(model: Model, tools: list[Tool], limits: Limits, *, debug: bool
+             ) -> Callable[[Event], None]:
+    """What the CLI prints of each event; with --debug, each request in full before it."""
+    seen = Trace(system=system(SYSTEM_PROMPT))  # the CLI's own copy, to show messages[]
+
+    def show(event: Event) -> None:
+        seen.add(event)
+        if debug and event.kind == "request":
+            body = {"model": model.name, "messages": seen.messages,
+                    "tools": [t.schema() for t in tools]}
+            print(format_request({"body": body, "url": getattr(model, "url", "")},
+                                 turn=event.turn, max_turns=limits.max_turns,
+                                 model_timeout=limits.model_timeout,
+                                 tool_timeout=limits.tool_timeout))
+        print(redact(describe(event)))
+
+    return show
 
 
 def _trace_file(path: str) -> Path:

@@ -22,6 +22,7 @@ import html
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .answers import MultipleChoice, Numeric, Open, ShortText, Spec, Verdict
@@ -55,17 +56,31 @@ class _Exercise:
         return bundle
 
 
-def _box(w: Any, prompt: str, children: list[Any]) -> Any:
-    """The exercise: its prompt (HTML, French typography), then its parts."""
-    box = w.VBox([w.HTML(STYLE + typography(prompt)), *children])
-    box.add_class("harness-exercise")
-    return box
+def _box(w: Any, prompt: str, children: list[Any], looks: _Looks) -> Any:
+    """The exercise: its prompt (HTML, French typography), then its parts; the last part
+    is the feedback, an HTML too, whose style the prompt shares."""
+    text = w.HTML(STYLE + typography(prompt), layout=looks.plain, style=children[-1].style)
+    return w.VBox([text, *children], layout=looks.plain, **_named("exercise"))
 
 
-def _tag(**parts: Any) -> None:
-    """CSS classes harness-<name>: how the browser test finds each part."""
-    for name, part in parts.items():
-        part.add_class(f"harness-{name}")
+def _named(name: str) -> dict[str, Any]:
+    """The CSS class harness-<name>, given at creation: how the browser test finds each
+    part (an add_class after creation would be one more message to the browser)."""
+    return {"_dom_classes": [f"harness-{name}"]}
+
+
+@dataclass(frozen=True)
+class _Looks:
+    """Layouts and styles shared by one exercise's parts: each widget would otherwise
+    create its own (one more widget model, one more message to the browser, each)."""
+
+    plain: Any  # Layout()
+    auto: Any  # Layout(width="auto")
+    buttons: Any  # ButtonStyle()
+
+
+def _looks(w: Any) -> _Looks:
+    return _Looks(w.Layout(), w.Layout(width="auto"), w.ButtonStyle())
 
 
 class Checked(_Exercise):
@@ -76,20 +91,23 @@ class Checked(_Exercise):
 
         self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
         self.attempts = 0
+        look = _looks(w)
         if isinstance(spec, MultipleChoice):
             choices = [(typography(c), i) for i, c in enumerate(spec.choices)]
-            self.input = w.RadioButtons(options=choices,
-                                        value=None, layout=w.Layout(width="auto"))
+            self.input = w.RadioButtons(options=choices, value=None, layout=look.auto,
+                                        **_named("answer"))
         else:
-            self.input = w.Text(placeholder="Votre réponse", layout=w.Layout(width="16em"))
-        self.button = w.Button(description="Vérifier", button_style="primary")
-        self.show = w.Button(description="Voir la réponse", layout=w.Layout(width="auto"))
-        self.result = w.HTML()
-        _tag(answer=self.input, check=self.button, show=self.show, feedback=self.result)
+            self.input = w.Text(placeholder="Votre réponse", layout=w.Layout(width="16em"),
+                                **_named("answer"))
+        self.button = w.Button(description="Vérifier", button_style="primary", layout=look.plain,
+                               style=look.buttons, **_named("check"))
+        self.show = w.Button(description="Voir la réponse", layout=look.auto, style=look.buttons,
+                             **_named("show"))
+        self.result = w.HTML(layout=look.plain, **_named("feedback"))
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self.reveal())
-        self.widget = _box(w, spec.prompt, [self.input, w.HBox([self.button, self.show]),
-                                            self.result])
+        row = w.HBox([self.button, self.show], layout=look.plain)
+        self.widget = _box(w, spec.prompt, [self.input, row, self.result], look)
         choices = getattr(spec, "choices", [])
         self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
 
@@ -159,11 +177,14 @@ class Prediction(_Exercise):
         import ipywidgets as w
 
         self.reveal_html = reveal
-        self.text = w.Textarea(placeholder="Votre réponse…", layout=w.Layout(width="100%"))
-        self.button = w.Button(description=button, layout=w.Layout(width="auto"))
-        self.answer = w.HTML()
-        _tag(answer=self.text, show=self.button, feedback=self.answer)
-        self.widget = _box(w, prompt, [self.text, w.HBox([self.button]), self.answer])
+        look = _looks(w)
+        self.text = w.Textarea(placeholder="Votre réponse…", layout=w.Layout(width="100%"),
+                               **_named("answer"))
+        self.button = w.Button(description=button, layout=look.auto, style=look.buttons,
+                               **_named("show"))
+        self.answer = w.HTML(layout=look.plain, **_named("feedback"))
+        row = w.HBox([self.button], layout=look.plain)
+        self.widget = _box(w, prompt, [self.text, row, self.answer], look)
         self.button.on_click(lambda _: self.reveal())
         self.summary = _plain(prompt)
 
@@ -205,16 +226,19 @@ class HarnessExercise(_Exercise):
         import ipywidgets as w
 
         self.attempts, self.solved = 0, False
+        look = _looks(w)
         self.text = w.Textarea(value=skeleton, layout=w.Layout(width="100%", height="8em"))
-        self.button = w.Button(description="Vérifier", button_style="primary")
-        self.show = w.Button(description="Voir la solution", layout=w.Layout(width="auto"))
-        self.feedback = w.HTML()
+        self.button = w.Button(description="Vérifier", button_style="primary", layout=look.plain,
+                               style=look.buttons)
+        self.show = w.Button(description="Voir la solution", layout=look.auto, style=look.buttons)
+        self.feedback = w.HTML(layout=look.plain)
         self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
                         "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
         request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))
         intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
                  f"<pre>{request}</pre>")
-        self.widget = _box(w, intro, [self.text, w.HBox([self.button, self.show]), self.feedback])
+        row = w.HBox([self.button, self.show], layout=look.plain)
+        self.widget = _box(w, intro, [self.text, row, self.feedback], look)
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self._reveal())
 
