@@ -211,6 +211,4 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
 
     yes.on_click(lambda _: answer(True))
     no.on_click(lambda _: answer(False))
-    box = widgets.VBox([history, current, buttons, result])
-    box.add_class("harness-approval")
-    return box
+    return widgets.VBox([history, current, buttons, result], _dom_classes=["harness-approval"])

@@ -64,16 +64,16 @@ class Playground:
         self._key = ""
         self._real: tuple[tuple[str, str], Model] | None = None  # built once per (key, model)
         self._shown_in: int | None = None
-        self.choice = w.ToggleButtons(options=LABELS, value=MOCK, style={"button_width": "auto"})
+        # The harness-* classes, given at creation: stable hooks for the browser test.
+        self.choice = w.ToggleButtons(options=LABELS, value=MOCK, style={"button_width": "auto"},
+                                      _dom_classes=["harness-toggle"])
         # continuous_update=False: the key arrives whole (Entrée), not keystroke by keystroke.
         self.key = KeyField(description="Clé", placeholder="sk-or-…", continuous_update=False)
         self.model_id = w.Text(os.environ.get("HARNESS_MODEL") or DEFAULT_MODEL,
                                description="Modèle", continuous_update=False)
-        self.status = w.HTML()
+        self.status = w.HTML(_dom_classes=["harness-status"])
         self.real_box = w.VBox([self.key, self.model_id])
         self.widget = w.VBox([self.choice, self.real_box, self.status])
-        self.choice.add_class("harness-toggle")  # stable hooks for the browser test
-        self.status.add_class("harness-status")
         self.key.observe(self._take_key, names="value")
         self.choice.observe(self._refresh, names="value")
         self.model_id.observe(self._refresh, names="value")

@@ -94,6 +94,4 @@ def trace_picker() -> Any:
         shown.outputs = ({"output_type": "display_data", "metadata": {}, "data": data},)
 
     button.on_click(open_)
-    box = w.VBox([w.HBox([upload, path, button]), shown])
-    box.add_class("harness-trace-picker")
-    return box
+    return w.VBox([w.HBox([upload, path, button]), shown], _dom_classes=["harness-trace-picker"])

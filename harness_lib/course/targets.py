@@ -88,8 +88,7 @@ class Targets:
         import ipywidgets as w
 
         if self._view is None:
-            self._view = w.HTML(self.html())
-            self._view.add_class("harness-targets-view")
+            self._view = w.HTML(self.html(), _dom_classes=["harness-targets-view"])
         bundle = dict(self._view._repr_mimebundle_(**kwargs) or {})
         bundle["text/plain"] = self.text()
         return bundle
