@@ -74,13 +74,13 @@ def diagram(source: str, step: int | None, out: str | None) -> int:
 
 def run_mission(args: argparse.Namespace) -> int:
     if not args.task.strip():
-        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
+        raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
                            "guillemets ce que l’agent doit faire.")
     trace_file = _trace_file(args.trace) if args.trace else None
     workspace = _workspace(args)
     model = MockModel() if args.mock else _real_model(args.model)
     limits = Limits(max_turns=args.max_turns)
-    print(f"Espace de travail : {workspace}")
+    print(f"Espace de travail : {workspace}")
     tools = workspace_tools(workspace)
     show = _printer(model, tools, limits, debug=args.debug)
     result = run(args.task, model, tools, limits=limits, approver=cli_approver, on_event=show)
@@ -96,8 +96,8 @@ def _workspace(args: argparse.Namespace) -> Path:
         Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
     )
     if not workspace.is_dir():
-        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
-                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
+        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
+                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
                            " --workspace attend le dossier de travail de l’agent.")
     return workspace
 
