@@ -83,7 +83,7 @@ def assert_nothing_lost(result: Run, tmp_path: Path) -> None:
     assert KEY not in saved.decode("utf-8") + result.message + json.dumps(result.messages)
 
 
-FUZZ = settings(max_examples=150, deadline=None,
+FUZZ = settings(max_examples=150,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 

@@ -22,7 +22,6 @@ import html
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .answers import MultipleChoice, Numeric, Open, ShortText, Spec, Verdict
@@ -56,31 +55,18 @@ class _Exercise:
         return bundle
 
 
-def _box(w: Any, prompt: str, children: list[Any], looks: _Looks) -> Any:
+def _box(w: Any, prompt: str, children: list[Any], layout: Any) -> Any:
     """The exercise: its prompt (HTML, French typography), then its parts; the last part
     is the feedback, an HTML too, whose style the prompt shares."""
-    text = w.HTML(STYLE + typography(prompt), layout=looks.plain, style=children[-1].style)
-    return w.VBox([text, *children], layout=looks.plain, **_named("exercise"))
+    text = w.HTML(STYLE + typography(prompt), layout=layout, style=children[-1].style)
+    return w.VBox([text, *children], layout=layout, _dom_classes=["harness-exercise"])
 
 
-def _named(name: str) -> dict[str, Any]:
-    """The CSS class harness-<name>, given at creation: how the browser test finds each
-    part (an add_class after creation would be one more message to the browser)."""
-    return {"_dom_classes": [f"harness-{name}"]}
-
-
-@dataclass(frozen=True)
-class _Looks:
-    """Layouts and styles shared by one exercise's parts: each widget would otherwise
-    create its own (one more widget model, one more message to the browser, each)."""
-
-    plain: Any  # Layout()
-    auto: Any  # Layout(width="auto")
-    buttons: Any  # ButtonStyle()
-
-
-def _looks(w: Any) -> _Looks:
-    return _Looks(w.Layout(), w.Layout(width="auto"), w.ButtonStyle())
+def _looks(w: Any) -> tuple[Any, Any, Any]:
+    """A plain layout, a width:auto layout and a button style, shared by one exercise's
+    parts: each widget would otherwise create its own (one more widget model each). The
+    harness-* classes are given at creation too (how the browser test finds each part)."""
+    return w.Layout(), w.Layout(width="auto"), w.ButtonStyle()
 
 
 class Checked(_Exercise):
@@ -91,23 +77,23 @@ class Checked(_Exercise):
 
         self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
         self.attempts = 0
-        look = _looks(w)
+        plain, auto, buttons = _looks(w)
         if isinstance(spec, MultipleChoice):
             choices = [(typography(c), i) for i, c in enumerate(spec.choices)]
-            self.input = w.RadioButtons(options=choices, value=None, layout=look.auto,
-                                        **_named("answer"))
+            self.input = w.RadioButtons(options=choices, value=None, layout=auto,
+                                        _dom_classes=["harness-answer"])
         else:
             self.input = w.Text(placeholder="Votre réponse", layout=w.Layout(width="16em"),
-                                **_named("answer"))
-        self.button = w.Button(description="Vérifier", button_style="primary", layout=look.plain,
-                               style=look.buttons, **_named("check"))
-        self.show = w.Button(description="Voir la réponse", layout=look.auto, style=look.buttons,
-                             **_named("show"))
-        self.result = w.HTML(layout=look.plain, **_named("feedback"))
+                                _dom_classes=["harness-answer"])
+        self.button = w.Button(description="Vérifier", button_style="primary", layout=plain,
+                               style=buttons, _dom_classes=["harness-check"])
+        self.show = w.Button(description="Voir la réponse", layout=auto, style=buttons,
+                             _dom_classes=["harness-show"])
+        self.result = w.HTML(layout=plain, _dom_classes=["harness-feedback"])
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self.reveal())
-        row = w.HBox([self.button, self.show], layout=look.plain)
-        self.widget = _box(w, spec.prompt, [self.input, row, self.result], look)
+        row = w.HBox([self.button, self.show], layout=plain)
+        self.widget = _box(w, spec.prompt, [self.input, row, self.result], plain)
         choices = getattr(spec, "choices", [])
         self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
 
@@ -177,14 +163,14 @@ class Prediction(_Exercise):
         import ipywidgets as w
 
         self.reveal_html = reveal
-        look = _looks(w)
+        plain, auto, buttons = _looks(w)
         self.text = w.Textarea(placeholder="Votre réponse…", layout=w.Layout(width="100%"),
-                               **_named("answer"))
-        self.button = w.Button(description=button, layout=look.auto, style=look.buttons,
-                               **_named("show"))
-        self.answer = w.HTML(layout=look.plain, **_named("feedback"))
-        row = w.HBox([self.button], layout=look.plain)
-        self.widget = _box(w, prompt, [self.text, row, self.answer], look)
+                               _dom_classes=["harness-answer"])
+        self.button = w.Button(description=button, layout=auto, style=buttons,
+                               _dom_classes=["harness-show"])
+        self.answer = w.HTML(layout=plain, _dom_classes=["harness-feedback"])
+        row = w.HBox([self.button], layout=plain)
+        self.widget = _box(w, prompt, [self.text, row, self.answer], plain)
         self.button.on_click(lambda _: self.reveal())
         self.summary = _plain(prompt)
 
@@ -226,19 +212,19 @@ class HarnessExercise(_Exercise):
         import ipywidgets as w
 
         self.attempts, self.solved = 0, False
-        look = _looks(w)
+        plain, auto, buttons = _looks(w)
         self.text = w.Textarea(value=skeleton, layout=w.Layout(width="100%", height="8em"))
-        self.button = w.Button(description="Vérifier", button_style="primary", layout=look.plain,
-                               style=look.buttons)
-        self.show = w.Button(description="Voir la solution", layout=look.auto, style=look.buttons)
-        self.feedback = w.HTML(layout=look.plain)
+        self.button = w.Button(description="Vérifier", button_style="primary", layout=plain,
+                               style=buttons)
+        self.show = w.Button(description="Voir la solution", layout=auto, style=buttons)
+        self.feedback = w.HTML(layout=plain)
         self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
                         "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
         request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))
         intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
                  f"<pre>{request}</pre>")
-        row = w.HBox([self.button, self.show], layout=look.plain)
-        self.widget = _box(w, intro, [self.text, row, self.feedback], look)
+        row = w.HBox([self.button, self.show], layout=plain)
+        self.widget = _box(w, intro, [self.text, row, self.feedback], plain)
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self._reveal())
 
