@@ -286,6 +286,7 @@ class View:
     src: str  # the shown drawing's <img> src (an SVG data URL)
     text: str  # the shown status, note and context bar, as read on screen
     text_px: float  # the smallest arrow label, as drawn on screen (0 in the hub view)
+    number: int  # the highest arrow number drawn (autonumber): the step shown (0: none)
 
 
 # In the page: the player's drawing now shown (its children are all drawn once, the
@@ -299,7 +300,9 @@ SHOWN = """([player, old]) => {
   const sizes = [...svg.matchAll(/class="messageText"[^>]*?font-size: ?([0-9.]+)px/g)]
     .map(m => +m[1]);
   const scale = img.getBoundingClientRect().width / Number(img.getAttribute('width'));
-  return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0};
+  const numbers = [...svg.matchAll(/class="sequenceNumber"[^>]*>([0-9]+)</g)].map(m => +m[1]);
+  return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0,
+          number: Math.max(0, ...numbers)};
 }"""
 # What the player shows, when its drawing does not come: for the failure message.
 SEEN = """(player) => ({
@@ -348,7 +351,7 @@ def player_view(player: Any, old_src: str = "") -> View:
     step = re.match(r"étape (\d+) sur (\d+)", label)
     assert step, f"libellé « étape k sur N » attendu, lu : {label!r}"
     return View(int(step[1]), int(step[2]), found["src"], player.locator(TEXT).text_content() or "",
-                found["textPx"])
+                found["textPx"], found["number"])
 
 
 def moved(player: Any, step: int | None, old: View | None = None) -> View:
@@ -358,6 +361,8 @@ def moved(player: Any, step: int | None, old: View | None = None) -> View:
         sync_api.expect(player.locator(STEP)).to_have_text(re.compile(rf"^étape {step} sur \d+"))
     view = player_view(player, old.src if old is not None else "")
     assert view.text.strip(), f"étape {view.step} : aucune note"  # every step says something
+    # The drawing of this step, not another one of the steps that share its Output.
+    assert view.number in (0, view.step), f"étape {view.step}, flèche {view.number} dessinée"
     return view
 
 
@@ -415,6 +420,8 @@ def check_player(player: Any, clicks: int = 3, keys: bool = True) -> list[View]:
         readable(views[-1])
     if len(views) > 2:  # a step may keep the note, not every step
         assert len({v.text for v in views}) > 1, f"la note ne change pas : {views[0].text!r}"
+    if any(v.text_px for v in views):  # the sequence view: its arrows are numbered
+        assert any(v.number for v in views), "aucun numéro de flèche lu dans le dessin"
     button(player, "Précédente").click()
     back = moved(player, views[-2].step, views[-1])
     assert back.text == views[-2].text and back.src == views[-2].src, "« Précédente » diffère"

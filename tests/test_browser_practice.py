@@ -175,8 +175,8 @@ def test_05_approval_shows_and_decides_each_action(open_notebook: Any) -> None:
 EDITS = [
     ("01_deux_tours.ipynb", "mission = ", 'mission = "Lis notes.txt et résume le projet"',
      "3 appel(s) au modèle"),
-    ("04_boucle_complete.ipynb", "proposes = ", 'proposes = ["read_file", "edit_file"]',
-     "Il me faudrait l’outil bash"),
+    ("04_boucle_complete.ipynb", "mission_essai = ", "mission_essai = PRICE_TASK",
+     "['read_file', 'edit_file', 'bash']"),
     ("05_conditions_arret.ipynb", "limites = Limits(max_turns=15",
      "limites = Limits(max_turns=2, max_tokens=None, max_failures=3, model_timeout=120.0,",
      "✔ obtenez l’arrêt max_turns"),

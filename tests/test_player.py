@@ -55,9 +55,13 @@ def shown(p: Player, k: int, view: str = "sequence") -> list:
 
 
 def drawn(p: Player, k: int, view: str = "sequence") -> str:
-    """The Mermaid text the browser shows at step k."""
+    """The Mermaid text the browser shows at step k: in the sequence view, output number
+    places[k] of its drawing (the steps prepared together share one Output)."""
     (child,) = shown(p, k, view)
-    (output,) = child.outputs
+    if view == "hub":
+        (output,) = child.outputs
+    else:
+        output = child.outputs[p._text.places[k]]
     return output["data"]["text/vnd.mermaid"]
 
 
@@ -249,6 +253,8 @@ def test_every_step_is_prepared_for_the_browser() -> None:
     p = Player("erreur_outil", interval=0.5)
     assert p._controls.interval == 500 and p._controls.max == p.total == 14
     assert prepared(p) == list(range(15))  # short: all of it, at once
+    # ...in one Output, one output per step: one widget, not fifteen
+    assert len(p._panels.sequences) == 2 and p._text.places == list(range(15))
     for k in (0, 7, 14):
         assert drawn(p, k) == state(p.diagram, k).mermaid
         assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
@@ -257,7 +263,8 @@ def test_every_step_is_prepared_for_the_browser() -> None:
     p.view = "hub"
     for k in (0, 7, 14):
         assert drawn(p, k, "hub") == state(p.diagram, k).hub
-    ((output,),) = [c.outputs for c in shown(p, 7)]
+    (drawing,) = shown(p, 7)
+    output = drawing.outputs[p._text.places[7]]
     assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
     # Steps with the same exchange share one hub drawing: few drawings for many steps.
     assert len(p._panels.hubs) - 1 < p.total
@@ -340,7 +347,7 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
 
 def test_a_label_with_backticks_gets_a_longer_fence() -> None:
     p = Player("sequenceDiagram\n  H->>M: ```code```")
-    (output,) = p._panels.sequences[2].outputs  # step 1
+    output = p._panels.sequences[1].outputs[1]  # step 1, of the steps prepared together
     assert output["data"]["text/markdown"].startswith("````mermaid\n")  # for Notebook 7
 
 

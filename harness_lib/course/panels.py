@@ -1,18 +1,22 @@
 """A player's prepared steps: the widgets and lists the browser switches between.
 
-Each prepared step has its sequence diagram (an `Output`, a child of the sequence
-stack), its hub view (an `Output` shared by the steps with the same exchange, a
+Each prepared step has its sequence diagram (one output of an `Output`, a child of
+the sequence stack: the steps prepared together share one `Output`, one output each,
+in order), its hub view (an `Output` shared by the steps with the same exchange, a
 child of the hub stack) and two HTML texts (note and bar, « Que sait le modèle ? »)
-in the lists of the player's text part (`stepper.step_text`). Each drawing carries
+in the lists of the player's text part (`stepper.step_text`). Each `Output` carries
 the steps it draws as classes (`harness-step-k`): the browser's style rule shows the
-child of class `harness-step-k` at step k, whenever it arrives, and the placeholder
-(class `harness-pending`, child 0 of each stack) while there is none. Stack children
-are only ever appended.
+child of class `harness-step-k` at step k, and in it only output number `places[k]`,
+whenever it arrives, and the placeholder (class `harness-pending`, child 0 of each
+stack) while there is none. Stack children are only ever appended.
+
+Why share: each widget is one more message for the kernel to send and for the page
+to build. A 19-step run used 20 `Output`s; now one, or one per event in a live run.
 
 >>> from harness_lib.course.player import Player
 >>> p = Player("deux_tours")
->>> p._panels.prepared() == list(range(10)), p._panels.sequences[2]._dom_classes
-(True, ('harness-step-1',))
+>>> p._panels.prepared() == list(range(10)), len(p._panels.sequences[1].outputs)
+(True, 10)
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu�
 class Panel:
     """One prepared step: its two drawings (None: that view never shown), its two texts."""
 
-    sequence: Any  # its Output in the sequence stack
+    sequence: tuple[Any, int] | None  # its Output in the sequence stack, and its place there
     hub: Any  # its Output in the hub stack (shared by steps with the same exchange)
     text: str  # status, note and context bar
     known: str  # « Que sait le modèle ? »
@@ -72,7 +76,8 @@ class Panels:
         """What the text part shows for each step 0..total ("": not prepared)."""
         panels = [self._steps.get(i) for i in range(total + 1)]
         return {"texts": [p.text if p else "" for p in panels],
-                "knowns": [p.known if p else "" for p in panels]}
+                "knowns": [p.known if p else "" for p in panels],
+                "places": [p.sequence[1] if p and p.sequence else 0 for p in panels]}
 
     def show_view(self, view: int, k: int, total: int) -> None:
         if view not in self._ready:
@@ -90,27 +95,38 @@ class Panels:
         todo = sorted({*(again or ()), *(i for i in wanted if i not in self._steps)})
         states = {i: self._state(i) for i in todo}
         hubs = self._hubs(states) if HUB in self._ready else {}
+        sequences = self._sequences(states) if SEQUENCE in self._ready else {}
         for i in todo:
-            self._draw(i, states[i], hubs.get(i))
+            self._steps[i] = Panel(sequences.get(i), hubs.get(i), text_html(states[i]),
+                                   known_html(states[i]))
         if todo and self._stacks is not None:  # one message per widget for the whole batch
             self._stacks[0].children, self._stacks[1].children = self.sequences, self.hubs
             with self._text.hold_sync():
                 for name, values in self.lists(total).items():
                     setattr(self._text, name, values)
 
-    def _draw(self, k: int, s: PlayerState, hub: Any) -> None:
-        """Step k's panels: its diagram in its own Output (once its view has been shown),
-        its hub drawing (`hub`, from `_hubs`), its two texts."""
-        old = self._steps.get(k)
-        sequence = old.sequence if old else None
-        if SEQUENCE in self._ready:
-            drawing = (diagram_output(s.mermaid),)
-            if sequence is not None:
-                sequence.outputs = drawing  # sends nothing if unchanged
+    def _sequences(self, states: dict[int, PlayerState]) -> dict[int, tuple[Any, int]]:
+        """The sequence drawing of each of these steps, as (Output, place): drawn again in
+        place if the step has one, else in one new Output per run of consecutive steps."""
+        placed: dict[int, tuple[Any, int]] = {}
+        again: dict[Any, list[dict]] = {}  # Output -> its outputs, some replaced
+        new: list[list[int]] = []  # runs of consecutive steps without a drawing
+        for k, s in states.items():
+            old = self._steps[k].sequence if k in self._steps else None
+            if old is not None:
+                output, place = placed[k] = old
+                again.setdefault(output, list(output.outputs))[place] = diagram_output(s.mermaid)
+            elif new and new[-1][-1] == k - 1:
+                new[-1].append(k)
             else:
-                sequence = self._child([k], drawing)
-                self.sequences.append(sequence)
-        self._steps[k] = Panel(sequence, hub, text_html(s), known_html(s))
+                new.append([k])
+        for output, outputs in again.items():
+            output.outputs = tuple(outputs)  # one message per Output, none if unchanged
+        for run in new:
+            output = self._child(run, tuple(diagram_output(states[k].mermaid) for k in run))
+            self.sequences.append(output)
+            placed.update({k: (output, place) for place, k in enumerate(run)})
+        return placed
 
     def _hubs(self, states: dict[int, PlayerState]) -> dict[int, Any]:
         """The hub drawing of each of these steps: one Output per exchange, created with
