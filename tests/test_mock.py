@@ -20,7 +20,7 @@ from harness_lib import (
     user,
     workspace_tools,
 )
-from harness_lib.course.scenarios import README_TASK, example_workspace
+from harness_lib.course.scenarios import PRICE_TASK, README_TASK, example_workspace
 from harness_lib.models.strategies import find_files
 
 TOOLS = [t.schema() for t in workspace_tools(example_workspace("mini"))]  # the four tools
@@ -179,6 +179,18 @@ def test_it_never_asks_for_a_tool_it_was_not_given(given):
     assert reply.finish_reason == "stop"
 
 
+def test_without_bash_it_says_what_it_did_and_never_claims_the_tests():
+    """Notebook 04's ✏️ cell: the price mission without bash corrects the file, then says
+    it stops before the tests, instead of reporting a result it never saw."""
+    tools = [t for t in workspace_tools(example_workspace("prix")) if t.name != "bash"]
+    done = run(PRICE_TASK, MockModel(), tools)
+    asked = [e.data["tool"] for e in done.trace.events if e.kind == "tool_call"]
+    said = " ".join(done.message.split())  # French spaces as plain ones
+    assert done.reason == "answer" and asked == ["read_file", "edit_file"]
+    assert said.startswith("Je m’arrête là. Déjà fait : read_file, edit_file.")
+    assert "je lance les tests" in said and "l’outil bash" in said and "OK" not in said
+
+
 @pytest.mark.parametrize("mission", ["a" * 40_000, "Lis " + "a/" * 20_000 + "b.txt",
                                      "Lis a.txt " + "." * 40_000, "attends " + "a-" * 20_000,
                                      "Lance `" + "x" * 40_000 + "`", "Lis " + "-" * 40_000])
@@ -188,6 +200,16 @@ def test_reading_a_40000_character_mission_is_linear(mission):
     started = time.perf_counter()
     MockModel().complete([user(mission)], TOOLS)
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(("mission", "first"), [
+    ("Lis `README.md` et résume le projet", ("read_file", {"path": "README.md"})),
+    ("Lance `README.md`", ("bash", {"command": "README.md"})),  # said to run it
+    ("Lance `ls -a`", ("bash", {"command": "ls -a"})),
+    ("Affiche `ls`", ("bash", {"command": "ls"})),  # not a file name: a command
+])
+def test_backquotes_hold_a_command_or_a_file_name_to_read(mission, first):
+    assert _args(MockModel().complete([user(mission)], TOOLS)) == [first]
 
 
 def test_file_names_are_found_word_by_word():

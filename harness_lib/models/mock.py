@@ -79,11 +79,26 @@ class MockModel:
             return assistant(action)
         missing = [name for name, _ in action.calls if name not in available]
         if missing:  # like a real model: it asks only for the tools it was given
-            return assistant(f"Il me faudrait l’outil {missing[0]}, qu’on ne m’a pas donné : "
-                             "je ne peux pas agir.")
+            return assistant(without_tool(missing[0], action.thought, history))
         first_id = 1 + sum(len(m.get("tool_calls") or []) for m in messages)
         calls = [
             tool_call(f"call_{first_id + i}", name, args)
             for i, (name, args) in enumerate(action.calls)
         ]
         return assistant(action.thought if self.think else None, calls)
+
+
+def without_tool(name: str, thought: str, history: list[strategies.Seen]) -> str:
+    """The answer when the next step needs a tool the model was not given: what it did
+    already, and what it could not do, so that it never claims a step it skipped.
+
+    >>> done = [strategies.Seen("edit_file", {}, "ok")]
+    >>> print(without_tool("bash", "Je teste.", done))  # doctest: +NORMALIZE_WHITESPACE
+    Je m’arrête là. Déjà fait : edit_file. Pour la suite (« Je teste. »),
+    il me faudrait l’outil bash, qu’on ne m’a pas donné.
+    """
+    if not history:
+        return f"Il me faudrait l’outil {name}, qu’on ne m’a pas donné : je ne peux pas agir."
+    done = ", ".join(dict.fromkeys(seen.name for seen in history))
+    return (f"Je m’arrête là. Déjà fait : {done}. Pour la suite (« {thought} »), il me "
+            f"faudrait l’outil {name}, qu’on ne m’a pas donné.")

@@ -71,7 +71,7 @@ def decide(mission: str, history: list[Seen], available: set[str | None]) -> Act
     text = mission.lower()
     if re.search(r"format_?price", text):
         return _fix_price(history)
-    if "`" in mission:
+    if "`" in mission and _is_command(mission.split("`")[1], text):
         return _command(mission.split("`")[1], history)
     files = find_files(mission)
     if files and re.search(r"\battend|\bsurveille", text):
@@ -83,6 +83,12 @@ def decide(mission: str, history: list[Seen], available: set[str | None]) -> Act
         f"Je peux agir avec ces outils : {names}. Dites-moi quel fichier lire "
         "ou quelle commande lancer (entre `accents graves`)."
     )
+
+
+def _is_command(quoted: str, mission: str) -> bool:
+    """Between backquotes, a command; but a bare file name (« Lis `price.py` ») is a file
+    to read, unless the mission says to run it (« Lance `build.sh` »)."""
+    return not FILE.fullmatch(quoted) or bool(re.match(r"\s*(lance|exécute|run)\b", mission))
 
 
 def find_files(text: str) -> list[str]:
