@@ -19,6 +19,7 @@ from harness_lib.course.charts import ADDED_STYLE
 from harness_lib.course.diagram import from_trace, totals_at
 from harness_lib.course.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
 from harness_lib.course.narration import step_note
+from harness_lib.course.panels import BATCH
 from harness_lib.course.player import LIGHT, START_NOTE, Player, run_live, state
 from harness_lib.course.player_state import FIT, LABEL, WINDOW, _width, drawn_arrows, label_limit
 from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
@@ -54,14 +55,21 @@ def shown(p: Player, k: int, view: str = "sequence") -> list:
     return [c for c in children if f"harness-step-{k}" in c._dom_classes]
 
 
+def place(child, k: int) -> int:
+    """Where step k is in a sequence drawing: the steps prepared together share one
+    Output, from its first step a (class harness-batch-a) on, one output each."""
+    (first,) = [int(c.split("-")[-1]) for c in child._dom_classes
+                if c.startswith("harness-batch-")]
+    return k - first
+
+
 def drawn(p: Player, k: int, view: str = "sequence") -> str:
-    """The Mermaid text the browser shows at step k: in the sequence view, output number
-    places[k] of its drawing (the steps prepared together share one Output)."""
+    """The Mermaid text the browser shows at step k (stepper.js's rule)."""
     (child,) = shown(p, k, view)
     if view == "hub":
         (output,) = child.outputs
     else:
-        output = child.outputs[p._text.places[k]]
+        output = child.outputs[place(child, k)]
     return output["data"]["text/vnd.mermaid"]
 
 
@@ -254,7 +262,7 @@ def test_every_step_is_prepared_for_the_browser() -> None:
     assert p._controls.interval == 500 and p._controls.max == p.total == 14
     assert prepared(p) == list(range(15))  # short: all of it, at once
     # ...in one Output, one output per step: one widget, not fifteen
-    assert len(p._panels.sequences) == 2 and p._text.places == list(range(15))
+    assert len(p._panels.sequences) == 2 and len(p._panels.sequences[1].outputs) == 15
     for k in (0, 7, 14):
         assert drawn(p, k) == state(p.diagram, k).mermaid
         assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
@@ -264,7 +272,7 @@ def test_every_step_is_prepared_for_the_browser() -> None:
     for k in (0, 7, 14):
         assert drawn(p, k, "hub") == state(p.diagram, k).hub
     (drawing,) = shown(p, 7)
-    output = drawing.outputs[p._text.places[7]]
+    output = drawing.outputs[place(drawing, 7)]
     assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
     # Steps with the same exchange share one hub drawing: few drawings for many steps.
     assert len(p._panels.hubs) - 1 < p.total
@@ -285,6 +293,19 @@ def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
     assert p.total in prepared(p) and drawn(p, p.total) == state(p.diagram, p.total).mermaid
     # appended, never replaced
     assert p._panels.sequences.index(*shown(p, p.total)) > p._panels.sequences.index(*shown(p, 25))
+
+
+def test_a_drawing_holds_at_most_batch_steps_and_names_its_first() -> None:
+    """stepper.js's rule looks `batch` steps back for the drawing of step k."""
+    trace = mock_run(WAIT_TASK, "attente", limits=Limits(max_turns=15)).trace
+    p = Player(trace, view="hub")
+    for k in range(0, p.total + 1, 10):
+        p.go(k)  # every step gets prepared, the hub drawings only
+    p.view = "sequence"  # then every prepared step is drawn, in batches
+    assert p._text.batch == BATCH and len(prepared(p)) == p.total + 1 > BATCH
+    for child in p._panels.sequences[1:]:
+        assert 1 <= len(child.outputs) <= BATCH
+    assert all(drawn(p, k) == state(p.diagram, k).mermaid for k in (0, BATCH, p.total))
 
 
 def test_the_hub_view_and_the_full_diagram() -> None:

@@ -5,10 +5,13 @@ the sequence stack: the steps prepared together share one `Output`, one output e
 in order), its hub view (an `Output` shared by the steps with the same exchange, a
 child of the hub stack) and two HTML texts (note and bar, « Que sait le modèle ? »)
 in the lists of the player's text part (`stepper.step_text`). Each `Output` carries
-the steps it draws as classes (`harness-step-k`): the browser's style rule shows the
-child of class `harness-step-k` at step k, and in it only output number `places[k]`,
-whenever it arrives, and the placeholder (class `harness-pending`, child 0 of each
-stack) while there is none. Stack children are only ever appended.
+the steps it draws as classes (`harness-step-k`), and a sequence `Output` its first
+step too (`harness-batch-a`): the browser's style rule shows the child of class
+`harness-step-k` at step k, and in it only output k − a + 1, whenever it arrives, and
+the placeholder (class `harness-pending`, child 0 of each stack) while there is none.
+The drawing says where each step is: no other message is needed to show it (a rule
+that waited for a list of places showed, in CI, another step's drawing until the list
+came). Stack children are only ever appended.
 
 Why share: each widget is one more message for the kernel to send and for the page
 to build. A 19-step run used 20 `Output`s; now one, or one per event in a live run.
@@ -30,6 +33,7 @@ from .stepper import HUB, SEQUENCE
 
 LIGHT = 40  # up to this many steps, every step is prepared when the player is built
 AROUND = 20  # above it: the steps prepared on each side of the current one
+BATCH = LIGHT + 1  # the most steps one sequence Output holds (stepper.js needs it)
 PENDING = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>"
 
 
@@ -76,8 +80,7 @@ class Panels:
         """What the text part shows for each step 0..total ("": not prepared)."""
         panels = [self._steps.get(i) for i in range(total + 1)]
         return {"texts": [p.text if p else "" for p in panels],
-                "knowns": [p.known if p else "" for p in panels],
-                "places": [p.sequence[1] if p and p.sequence else 0 for p in panels]}
+                "knowns": [p.known if p else "" for p in panels]}
 
     def show_view(self, view: int, k: int, total: int) -> None:
         if view not in self._ready:
@@ -107,7 +110,8 @@ class Panels:
 
     def _sequences(self, states: dict[int, PlayerState]) -> dict[int, tuple[Any, int]]:
         """The sequence drawing of each of these steps, as (Output, place): drawn again in
-        place if the step has one, else in one new Output per run of consecutive steps."""
+        place if the step has one, else in one new Output per run of up to BATCH
+        consecutive steps."""
         placed: dict[int, tuple[Any, int]] = {}
         again: dict[Any, list[dict]] = {}  # Output -> its outputs, some replaced
         new: list[list[int]] = []  # runs of consecutive steps without a drawing
@@ -116,14 +120,15 @@ class Panels:
             if old is not None:
                 output, place = placed[k] = old
                 again.setdefault(output, list(output.outputs))[place] = diagram_output(s.mermaid)
-            elif new and new[-1][-1] == k - 1:
+            elif new and new[-1][-1] == k - 1 and len(new[-1]) < BATCH:
                 new[-1].append(k)
             else:
                 new.append([k])
         for output, outputs in again.items():
             output.outputs = tuple(outputs)  # one message per Output, none if unchanged
         for run in new:
-            output = self._child(run, tuple(diagram_output(states[k].mermaid) for k in run))
+            output = self._child(run, tuple(diagram_output(states[k].mermaid) for k in run),
+                                 f"harness-batch-{run[0]}")
             self.sequences.append(output)
             placed.update({k: (output, place) for place, k in enumerate(run)})
         return placed
@@ -149,9 +154,11 @@ class Panels:
                 drawn[k] = hub
         return drawn
 
-    def _child(self, steps: list[int], outputs: tuple[dict, ...]) -> Any:
-        """A stack's child: an Output created with its drawing and the classes of its steps."""
-        return self._w.Output(layout=self._layout, outputs=outputs, _dom_classes=_classes(steps))
+    def _child(self, steps: list[int], outputs: tuple[dict, ...], *more: str) -> Any:
+        """A stack's child: an Output created with its drawings and the classes of its
+        steps (and `more`)."""
+        return self._w.Output(layout=self._layout, outputs=outputs,
+                              _dom_classes=[*_classes(steps), *more])
 
 
 def _classes(steps: list[int]) -> list[str]:

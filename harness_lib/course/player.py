@@ -33,7 +33,7 @@ from . import charts
 from .diagram import Diagram, from_trace, peak, transcript
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
 from .narration import START_NOTE, status
-from .panels import LIGHT, Panels
+from .panels import BATCH, LIGHT, Panels
 from .player_state import WINDOW, PlayerState, diagram_output, state, turn_label
 from .stepper import HUB, SEQUENCE, step_text, stepper
 
@@ -146,7 +146,7 @@ class Player:
                                  **shared())
         # The text part follows the controls, in the browser; its rules name this player.
         scope = f"harness-player-{uuid4().hex}"
-        self._text = step_text(self._controls, scope, **shared(),
+        self._text = step_text(self._controls, scope, **shared(), batch=BATCH,
                                transcript=transcript(self.diagram),
                                **self._panels.lists(self.total))
         self._panels.attach((sequence, hub), self._text)

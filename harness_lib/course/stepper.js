@@ -135,15 +135,21 @@ function details(title, body) {
 // The style rule that shows, in the player of class `scope`, the current view and the
 // drawing of step k. stepper.css hides every child of a stack; each drawing carries the
 // steps it draws as classes (harness-step-k), the placeholder harness-pending. The steps
-// prepared together share one sequence drawing, one output each: `place` is step k's
-// (panels.py). A rule rather than a widget message: a drawing that reaches the page
-// after the step that needs it is shown as soon as it arrives, whatever order the
-// messages came in; until then (`:has`), the placeholder.
-function rule(scope, view, k, place) {
+// prepared together share one sequence drawing, one output each, in order, and the
+// drawing names its first step a (harness-batch-a): step k is its output k − a + 1. So
+// the rule lists each possible a, up to `batch` steps back (panels.py). A rule rather
+// than a widget message: a drawing that reaches the page after the step that needs it
+// is shown as soon as it arrives, whatever order the messages came in; until then
+// (`:has`), the placeholder.
+function rule(scope, view, k, batch) {
   const player = `.${scope}`, hidden = view === 0 ? "hub" : "sequence", step = `harness-step-${k}`;
+  const others = [];
+  for (let a = k; a >= 0 && a > k - batch; a--) {
+    others.push(`${player} .harness-sequence > .${step}.harness-batch-${a}`
+                + ` .jp-OutputArea-child:not(:nth-child(${k - a + 1}))`);
+  }
   return `${player} .harness-${hidden} { display: none !important; }\n`
-    + `${player} .harness-sequence > .${step} .jp-OutputArea-child:not(:nth-child(${place + 1}))`
-    + ` { display: none !important; }\n`
+    + `${others.join(",\n")} { display: none !important; }\n`
     + `${player} .harness-stack > .${step},\n`
     + `${player} .harness-stack:not(:has(> .${step})) > .harness-pending`
     + ` { display: block !important; }`;
@@ -166,13 +172,12 @@ async function renderText({ model, el }) {
     text.innerHTML = model.get("texts")[k] || pending;
     known.innerHTML = model.get("knowns")[k] || pending;
     transcript.textContent = model.get("transcript");
-    style.textContent = rule(model.get("scope"), controls.get("view"), k,
-                             model.get("places")[k] || 0);
+    style.textContent = rule(model.get("scope"), controls.get("view"), k, model.get("batch"));
     // For the browser test's failure message: how many steps the kernel has prepared.
     el.dataset.prepared = model.get("texts").filter(Boolean).length;
   }
   controls.on("change:value change:view", show);
-  model.on("change:texts change:knowns change:places change:transcript", show);
+  model.on("change:texts change:knowns change:transcript", show);
   show();
   return () => controls.off("change:value change:view", show);
 }

@@ -53,7 +53,7 @@ def _stepper_class() -> type:
         # the player's controls, and the player's own class (its style rules name it).
         texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
         knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
-        places = traitlets.List(traitlets.Int()).tag(sync=True)  # each step's output in its Output
+        batch = traitlets.Int(1).tag(sync=True)  # the most steps one sequence drawing holds
         transcript = traitlets.Unicode().tag(sync=True)
         controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
         scope = traitlets.Unicode().tag(sync=True)
