@@ -268,7 +268,12 @@ def screenshot(notebook: Notebook, suffix: str = "") -> Path:
     chrome = page.evaluate(f"() => window.innerHeight - {SCROLLER}.clientHeight")  # menus, bars
     height = min(page.evaluate(CONTENT) + chrome + 20, 16_000)
     page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_function(f"() => {SCROLLER}.clientHeight >= {height - chrome}")
+    try:  # the notebook laid out again for the new height...
+        page.wait_for_function(f"() => {SCROLLER}.clientHeight >= {height - chrome}",
+                               timeout=10_000)
+    except sync_api.TimeoutError:
+        pass  # ...or a bar that came since took some of it (seen once, Notebook 7, in CI):
+        # this image is for people to look at, not a check; take it as it is
     page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")  # Run All ended at the last cell
     page.wait_for_function(f"() => {SCROLLER}.scrollTop === 0")
     page.screenshot(path=str(path), full_page=True)
