@@ -61,6 +61,19 @@ ARROWS: dict[str, tuple[str, str]] = {
 }
 
 
+def waits_after(event: Event) -> bool:
+    """Whether the loop may wait after this event: for the model (a request), a tool
+    (a tool call) or a person (a permission that asks). Between two such events the
+    others follow at once: a live view that draws only at these, and at the end of the
+    run, shows the same thing in fewer drawings (tests/test_loop.py checks each wait).
+
+    >>> [waits_after(Event(kind, 1, "")) for kind in ("request", "reply", "tool_call")]
+    [True, False, True]
+    """
+    return event.kind in ("request", "tool_call") or (
+        event.kind == "permission" and event.data.get("verdict") == "ask")
+
+
 def describe(event: Event) -> str:
     """One line per event, as the CLI prints it: « [tour 1] Harness → Modèle : … »."""
     source, target = ARROWS[event.kind]

@@ -28,7 +28,7 @@ REFUSED = "Refusé : la personne n’a pas autorisé cette action."
 
 
 def _tests_pass(folder: object) -> bool:
-    done = subprocess.run([sys.executable, "-m", "unittest", "test_price"], cwd=folder,
+    done = subprocess.run([sys.executable, "test_price.py"], cwd=folder,
                           capture_output=True, timeout=60)
     return done.returncode == 0
 
@@ -83,11 +83,11 @@ def test_each_action_waits_for_its_own_answer() -> None:
     assert isinstance(first, Pending) and first.call.name == "edit_file"
     second = replay_with([True])
     assert isinstance(second, Pending) and second.call.name == "bash"
-    assert "unittest" in second.call.text
+    assert "test_price.py" in second.call.text
     done = replay_with([True, False])
     assert isinstance(done, Outcome) and done.answers == (True, False)
     assert REFUSED in done.observations  # bash was refused: the tests never ran
-    assert not any("Ran " in seen for seen in done.observations)
+    assert not any("tests réussis" in seen for seen in done.observations)
 
 
 def test_a_list_shorter_than_the_actions_refuses_the_rest() -> None:
@@ -104,7 +104,7 @@ def test_widget_shows_and_decides_each_action_in_turn() -> None:
     assert "bash" not in current.value and result.value == ""
     yes.click()  # allows edit_file only: bash must now be shown, not run
     assert "Action 2" in current.value and "bash" in current.value
-    assert "python -m unittest test_price" in current.value
+    assert "python test_price.py" in current.value
     assert "✔ autorisé : action 1" in history.value and result.value == ""
     no.click()
     assert "✘ refusé : action 2" in history.value and current.value == ""

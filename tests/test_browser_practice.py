@@ -159,7 +159,7 @@ def test_05_approval_shows_and_decides_each_action(open_notebook: Any) -> None:
     panel.get_by_role("button", name="Autoriser cette action").click()
     # Allowing edit_file did not allow bash: the command is shown, whole, and waits.
     sync_api.expect(panel).to_contain_text("Action 2 : validation humaine nécessaire")
-    sync_api.expect(panel).to_contain_text("python -m unittest test_price")
+    sync_api.expect(panel).to_contain_text("python test_price.py")
     sync_api.expect(panel).to_contain_text("✔ autorisé : action 1")
     notebook.page.wait_for_function(IDLE)
     shots(notebook, panel, "05-action-2")

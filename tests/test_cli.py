@@ -72,7 +72,7 @@ def test_run_mock_debug_readme(tmp_path):
 def test_run_mock_debug_price():
     done = cli("run", "--mock", "--debug", "Corrige formatPrice pour les montants négatifs")
     assert done.returncode == 0, done.stderr
-    assert "edit_file" in done.stdout and "Tests : OK" in done.stdout
+    assert "edit_file" in done.stdout and "Tests : 5 tests réussis" in done.stdout
 
 
 def test_run_max_turns_option():

@@ -18,12 +18,15 @@ from harness_lib.course.exercises import (
     Prediction,
     Question,
     ShortText,
+    check_answer,
     check_tool_message,
     exercise,
     harness_exercise,
+    solution,
 )
 from harness_lib.course.exercises import question as question_by_id
 from harness_lib.course.french import typography
+from harness_lib.course.questions import QUESTIONS
 
 FIELDS = ["role", "tool_call_id", "content", "invention", "champs"]
 CHAPTER = ('{ "role": "tool", "tool_call_id": "call_1", '
@@ -305,3 +308,16 @@ def test_harness_exercise_shows_a_solution_after_three_failures_or_on_demand() -
     assert other.feedback.value == "" and other.attempts == 0
     other.show.click()
     assert "Une solution" in other.feedback.value and other.attempts == 0
+
+
+def test_a_notebook_checks_an_answer_by_id_without_building_a_widget() -> None:
+    from ipywidgets.widgets.widget import _instances  # every widget model of the kernel
+
+    before = len(_instances)
+    assert check_answer("04-facture", "234 000") and not check_answer("04-facture", 36_000)
+    assert not check_answer("05-vingt-tours", "anything")  # an open question has no right answer
+    assert solution("05-vingt-tours") == QUESTIONS["05-vingt-tours"].model_answer
+    assert solution("04-appels") == QUESTIONS["04-appels"].solution
+    assert len(_instances) == before, "no widget model, so no kernel message"
+    with pytest.raises(KeyError, match="question inconnue"):
+        check_answer("04-nulle-part", 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from harness_lib import (
@@ -18,6 +20,7 @@ from harness_lib import (
 )
 from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.policy import auto_approve, auto_refuse
+from harness_lib.trace import Event, waits_after
 
 
 @pytest.fixture
@@ -79,7 +82,8 @@ def test_price_mission_fixes_the_bug_and_runs_the_tests():
     names = [c["function"]["name"] for m in result.messages for c in m.get("tool_calls") or []]
     assert names == ["read_file", "edit_file", "bash"]
     assert "abs(cents)" in (folder / "price.py").read_text(encoding="utf-8")
-    assert "OK" in result.answer and "[code de sortie : 0]" in result.messages[-2]["content"]
+    assert result.answer.endswith("Tests : 5 tests réussis")
+    assert "[code de sortie : 0]" in result.messages[-2]["content"]
 
 
 def test_max_turns_stops_with_the_chapter_message():
@@ -210,3 +214,33 @@ def test_running_ledger_equals_a_full_recount():
                  limits=Limits(max_turns=4))
     for k, event in enumerate(result.trace.events):
         assert event.ledger == ledger(result.trace.messages_at(k), result.trace.tools)
+
+
+@pytest.mark.parametrize("task, policy, approver", [
+    (PRICE_TASK, None, None),  # the model, then read_file, edit_file and bash
+    (PRICE_TASK, STRICT_POLICY, auto_approve),  # a person says yes to each edit
+    (PRICE_TASK, STRICT_POLICY, auto_refuse),  # ...or no
+    (WAIT_TASK, None, None),  # polling until max_turns
+])
+def test_the_loop_waits_only_after_the_events_a_live_view_draws(task, policy, approver):
+    """The live player draws only at trace.waits_after (and at the end): each time the
+    loop hands over (to the model, a tool, a person), the last event must be one of those."""
+    events: list[Event] = []
+    seen: list[tuple[str, str]] = []  # who the loop waits for, after which event
+
+    def waiting(what: str, function):
+        def wrapper(*args, **kwargs):  # an assert here would become a tool's error
+            seen.append((what, events[-1].kind if events and waits_after(events[-1]) else "?"))
+            return function(*args, **kwargs)
+        return wrapper
+
+    model = MockModel()
+    model.complete = waiting("model", model.complete)  # type: ignore[method-assign]
+    folder = example_workspace("prix" if task == PRICE_TASK else "attente")
+    tools = [replace(t, function=waiting(t.name, t.function)) for t in workspace_tools(folder)]
+    extra = {"policy": policy, "approver": waiting("person", approver)} if policy else {}
+    done = run(task, model, tools, limits=Limits(max_turns=4), on_event=events.append, **extra)
+    assert all(after != "?" for _, after in seen), seen
+    who = [what for what, _ in seen]
+    assert who.count("model") >= 2 and len(who) > who.count("model")
+    assert ("person" in who) == bool(policy) and done.trace.events == events

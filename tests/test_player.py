@@ -29,7 +29,7 @@ from harness_lib.messages import system
 from harness_lib.models.mock import MockModel
 from harness_lib.tokens import tools_tokens
 from harness_lib.tools import workspace_tools
-from harness_lib.trace import Trace
+from harness_lib.trace import Trace, waits_after
 
 ARROW_LINE = re.compile(r"^\s*[^\s%:]+?\s*(?:-->>|->>|-->|->)\s*[^\s:]+\s*:", re.MULTILINE)
 
@@ -194,10 +194,15 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
         seen.append((event.kind, p.total, p.step, p.status))
 
     result = run(README_TASK, MockModel(), tools, on_event=listen)
-    assert [total for _, total, _, _ in seen] == list(range(1, len(seen) + 1))
-    assert all(step == total for _, total, step, _ in seen)  # always on the newest step
-    # one new drawing per event, appended: a shown child is never replaced
-    assert len(p._panels.sequences) == 2 + len(seen)  # the placeholder, step 0, each event
+    # Before each wait of the loop (and at its end), every event so far is drawn and
+    # shown; the events in between wait for the next drawing, an instant later.
+    waits = [n for n, (kind, *_) in enumerate(seen, 1)
+             if waits_after(result.trace.events[n - 1]) or kind == "answer"]
+    assert [(total, step) for _, total, step, _ in seen] == [
+        (max((d for d in waits if d <= n), default=0),) * 2 for n in range(1, len(seen) + 1)]
+    assert len(waits) < len(seen) / 2 and waits[-1] == len(seen)
+    # one new drawing per wait, appended: a shown child is never replaced
+    assert len(p._panels.sequences) == 2 + len(waits)  # the placeholder, step 0, each wait
     assert prepared(p) == list(range(len(seen) + 1))
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
@@ -254,7 +259,7 @@ def test_players_never_share_state() -> None:
     trace = mock_run().trace
     a, b, n = Player(trace), Player(trace), len(trace.events)
     a.on_event(trace.events[0])
-    assert (a.total, b.total, len(trace.events)) == (n + 1, n, n)
+    assert (len(a.trace.events), len(b.trace.events), len(trace.events)) == (n + 1, n, n)
 
 
 def test_every_step_is_prepared_for_the_browser() -> None:

@@ -29,8 +29,9 @@ from .french import normalise, parse_number, typography
 from .tool_message import REQUEST, SKELETON, SOLUTION, Feedback, check_tool_message, feedback_html
 
 __all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "MultipleChoice",
-           "Numeric", "Open", "Prediction", "Question", "ShortText", "check_tool_message",
-           "exercise", "feedback_html", "harness_exercise", "question"]
+           "Numeric", "Open", "Prediction", "Question", "ShortText", "check_answer",
+           "check_tool_message", "exercise", "feedback_html", "harness_exercise", "question",
+           "solution"]
 
 TRIES = 2  # wrong answers before the answer shows: one mistake is allowed, and explained
 # ipywidgets gives each radio label, and each line of HTML, one widget's height (28 px):
@@ -194,11 +195,31 @@ def exercise(spec: Spec) -> Checked | Prediction:
 
 def question(name: str) -> Checked | Prediction:
     """The course's question `name` (questions.py), as a fresh widget."""
+    return exercise(_spec(name))
+
+
+def check_answer(name: str, answer: Any) -> bool:
+    """Whether `answer` is right for the course's question `name`, with no widget built
+    (a notebook's asserts: a widget nobody sees would still cost its kernel messages).
+
+    >>> check_answer("04-facture", "234 000"), check_answer("04-facture", 36_000)
+    (True, False)
+    """
+    spec = _spec(name)
+    return not isinstance(spec, Open) and spec.grade(answer).ok is True
+
+
+def solution(name: str) -> Any:
+    """The answer of the course's question `name`: its model answer for an open one."""
+    return _spec(name).solution
+
+
+def _spec(name: str) -> Spec:
     from .questions import QUESTIONS
 
     if name not in QUESTIONS:
         raise KeyError(f"question inconnue : {name!r} (voir harness_lib/course/questions.py)")
-    return exercise(QUESTIONS[name])
+    return QUESTIONS[name]
 
 
 def _plain(prompt: str) -> str:

@@ -9,12 +9,12 @@ the steps it draws as classes (`harness-step-k`), and a sequence `Output` its fi
 step too (`harness-batch-a`): the browser's style rule shows the child of class
 `harness-step-k` at step k, and in it only output k − a + 1, whenever it arrives, and
 the placeholder (class `harness-pending`, child 0 of each stack) while there is none.
-The drawing says where each step is: no other message is needed to show it (a rule
-that waited for a list of places showed, in CI, another step's drawing until the list
-came). Stack children are only ever appended.
+The drawing says where each step is: no other message is needed to show it
+(CONTRIBUTING.md, « No widget message decides what is shown »). Stack children are
+only ever appended.
 
 Why share: each widget is one more message for the kernel to send and for the page
-to build. A 19-step run used 20 `Output`s; now one, or one per event in a live run.
+to build. A 19-step run used 20 `Output`s; now one, or one per drawing in a live run.
 
 >>> from harness_lib.course.player import Player
 >>> p = Player("deux_tours")

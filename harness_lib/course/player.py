@@ -28,7 +28,7 @@ from ..loop import SYSTEM_PROMPT, run
 from ..messages import system
 from ..tokens import tools_tokens
 from ..tools import Tool
-from ..trace import Event, Run, Trace
+from ..trace import Event, Run, Trace, waits_after
 from . import charts
 from .diagram import Diagram, from_trace, peak, transcript
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
@@ -111,17 +111,24 @@ class Player:
         self.go(self.step - 1)
 
     def on_event(self, event: Event) -> None:
-        """Live mode: one more event of a running loop; the player jumps to it."""
+        """Live mode: one more event of a running loop. It is drawn, with those before
+        it, when the loop waits after it (for the model, a tool, a person) or the run
+        ends; the events in between follow at once, and one drawing shows them all.
+        The player then jumps to the newest step."""
         if self.trace is None:
             raise TypeError("on_event : ce lecteur affiche un diagramme écrit à la main, "
                             "pas une trace ; créez-le avec Player(Trace(...)).")
         self.trace.add(event)
         self._statuses.append(status(event))
-        self.diagram = from_trace(self.trace)
-        # Only the new step now; at the end of the run, every step again (the loop frame
-        # and the bar's scale of earlier steps change as the run grows).
         last = event.kind in ("answer", "stop")
-        self._refresh({*self._panels.prepared(), self.total} if last else {self.total})
+        if not (last or waits_after(event)):
+            return
+        drawn = self.total
+        self.diagram = from_trace(self.trace)
+        # The new steps now; at the end of the run, every step again (the loop frame
+        # and the bar's scale of earlier steps change as the run grows).
+        new = set(range(drawn + 1, self.total + 1))
+        self._refresh({*self._panels.prepared(), *new} if last else new)
         self.go(self.total)
 
     def _build(self, interval: float, view: int) -> Any:
@@ -166,7 +173,7 @@ class Player:
         w = self._w
         self._full = w.Output(layout=self._layout, _dom_classes=["harness-full"])
         self._whole = w.Accordion([self._full], titles=["Diagramme complet"],
-                                  _dom_classes=["harness-whole"])
+                                  layout=self._layout, _dom_classes=["harness-whole"])
         self._whole.observe(lambda _: self._draw_full(), names="selected_index")
         return self._whole
 

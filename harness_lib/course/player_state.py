@@ -13,6 +13,7 @@ once per step and lets the browser switch between them.
 
 from __future__ import annotations
 
+import bisect
 import html
 import json
 from dataclasses import dataclass, field
@@ -102,8 +103,10 @@ def _note(diagram: Diagram, k: int, limit: int) -> str:
 def label_limit(diagram: Diagram, k: int) -> int:
     """The longest label, in characters, that keeps the drawing of step k within FIT px."""
     arrows, columns = drawn_arrows(diagram, k)
-    return next((limit for limit in range(LABEL, 12, -2)
-                 if _width(arrows, columns, limit) <= FIT), 12)
+    limits = range(14, LABEL + 1, 2)
+    # The width grows with the limit: bisect for the first limit too wide (4 tries, not 14).
+    too_wide = bisect.bisect_left(limits, True, key=lambda n: _width(arrows, columns, n) > FIT)
+    return limits[too_wide - 1] if too_wide else 12
 
 
 def drawn_arrows(diagram: Diagram, k: int) -> tuple[list[tuple[int, int, int]], int]:

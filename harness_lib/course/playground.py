@@ -28,6 +28,7 @@ import ipywidgets as w
 import traitlets
 from IPython import get_ipython
 from IPython.display import display
+from ipywidgets.widgets.widget_string import TextStyle
 
 from ..errors import HarnessError, MissingKey
 from ..limits import MODEL_TIMEOUT
@@ -64,16 +65,21 @@ class Playground:
         self._key = ""
         self._real: tuple[tuple[str, str], Model] | None = None  # built once per (key, model)
         self._shown_in: int | None = None
-        # The harness-* classes, given at creation: stable hooks for the browser test.
+        # The harness-* classes, given at creation: stable hooks for the browser test. One
+        # Layout and one TextStyle shared: each widget would otherwise bring its own (each
+        # one more widget model, one more message). real_box keeps its own: it is hidden.
+        plain, text = w.Layout(), TextStyle()
         self.choice = w.ToggleButtons(options=LABELS, value=MOCK, style={"button_width": "auto"},
-                                      _dom_classes=["harness-toggle"])
+                                      layout=plain, _dom_classes=["harness-toggle"])
         # continuous_update=False: the key arrives whole (Entrée), not keystroke by keystroke.
-        self.key = KeyField(description="Clé", placeholder="sk-or-…", continuous_update=False)
+        self.key = KeyField(description="Clé", placeholder="sk-or-…", continuous_update=False,
+                            layout=plain, style=text)
         self.model_id = w.Text(os.environ.get("HARNESS_MODEL") or DEFAULT_MODEL,
-                               description="Modèle", continuous_update=False)
-        self.status = w.HTML(_dom_classes=["harness-status"])
+                               description="Modèle", continuous_update=False, layout=plain,
+                               style=text)
+        self.status = w.HTML(layout=plain, _dom_classes=["harness-status"])
         self.real_box = w.VBox([self.key, self.model_id])
-        self.widget = w.VBox([self.choice, self.real_box, self.status])
+        self.widget = w.VBox([self.choice, self.real_box, self.status], layout=plain)
         self.key.observe(self._take_key, names="value")
         self.choice.observe(self._refresh, names="value")
         self.model_id.observe(self._refresh, names="value")

@@ -167,13 +167,12 @@ def _fix_price(history: list[Seen]) -> Action | str:
         return f"Je n’ai pas pu corriger price.py : {done['edit_file'].result}"
     if "bash" not in done:
         return Action(
-            [("bash", {"command": "python -m unittest test_price"})],
+            [("bash", {"command": "python test_price.py"})],
             "Il me faut une preuve : je lance les tests.",
         )
-    lines = done["bash"].result.strip().splitlines()
-    verdict = next(
-        (ln for ln in lines if ln.startswith(("OK", "FAILED"))), lines[-1] if lines else ""
-    )
+    # The tests' summary (« 5 tests réussis ») is their last line, before the exit code.
+    lines = [ln for ln in done["bash"].result.strip().splitlines() if not ln.startswith("[")]
+    verdict = lines[-1] if lines else done["bash"].result.strip()
     diff = (
         "\n".join(f"- {a}" for a in BUGGY.splitlines())
         + "\n"
