@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
-from harness_lib import ApiError, MockModel, check_conversation, workspace_tools
+from harness_lib import ApiError, MockModel, check_conversation, run, workspace_tools
 from harness_lib.course.own_loop import watch, without
-from harness_lib.course.scenarios import INCIDENTS, README_TASK, example_workspace, replay
+from harness_lib.course.scenarios import (
+    INCIDENTS,
+    PRICE_TASK,
+    README_TASK,
+    example_workspace,
+    replay,
+)
 
 
 def test_the_five_incidents_exist():
@@ -84,3 +94,31 @@ def test_example_workspace_is_a_fresh_copy(tmp_path):
     assert (example_workspace("docs", tmp_path) / "docs" / "README.md").exists()
     with pytest.raises(ValueError, match="espace d’exemple inconnu"):
         example_workspace("nulle-part")
+
+
+def test_the_shops_tests_name_each_failure_and_agree_with_pytest():
+    """`python test_price.py`, as the mock and notebook 04 run it: a failing case says what
+    it got and what it wanted; pytest (the reference) collects the same tests, same verdicts."""
+    folder = example_workspace("prix")
+
+    def script() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "test_price.py"], cwd=folder, text=True,
+                              capture_output=True, timeout=60)
+
+    def pytest_says() -> str:
+        quiet = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # pytest alone: fast
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "test_price.py"], cwd=folder, env=quiet, text=True,
+                              capture_output=True, timeout=120)
+        return done.stdout.strip().splitlines()[-1]
+
+    before = script()
+    assert before.returncode == 1 and before.stdout.splitlines() == [
+        "ÉCHEC test_negative\u00a0: format_price(-1234) donne '-13,66 €' au lieu de '-12,34 €'",
+        "ÉCHEC test_negative_small\u00a0: format_price(-5) donne '-1,95 €' au lieu de '-0,05 €'",
+        "2 tests en échec sur 5"]
+    assert pytest_says().startswith("2 failed, 3 passed")
+    run(PRICE_TASK, MockModel(), workspace_tools(folder))
+    after = script()
+    assert (after.returncode, after.stdout) == (0, "5 tests réussis\n")
+    assert pytest_says().startswith("5 passed")
