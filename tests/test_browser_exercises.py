@@ -103,7 +103,7 @@ def answer(cell: Any, value: Any) -> str:
     feedback = cell.locator(".harness-feedback")
     before = feedback.text_content()
     if isinstance(value, int):
-        cell.locator(".harness-answer .widget-radio-box label").nth(value).click()
+        cell.locator(".harness-answer label").nth(value).click()
     else:
         cell.locator(".harness-answer input").fill(value)
     cell.locator(".harness-check").click()

@@ -142,16 +142,20 @@ def question() -> Question:
                                          "Rien du dossier n’entre sans un outil."])
 
 
+def click(q: Checked | Prediction, event: str, value: object = None) -> str:
+    """What the page sends on a click (question.js): the event and the answer given;
+    the feedback the kernel writes back."""
+    q.widget._handle_custom_msg({"event": event, "value": value}, [])
+    return q.widget.feedback
+
+
 def answer(q: Checked, value: object) -> str:
-    q.input.value = value
-    q.button.click()
-    return q.result.value
+    return click(q, "check", value)
 
 
 def test_question_asks_for_a_choice_first() -> None:
     q = question()
-    q.button.click()
-    assert "Choisissez" in q.result.value and q.attempts == 0
+    assert "Choisissez" in click(q, "check") and q.attempts == 0
 
 
 def test_a_wrong_answer_shows_its_own_feedback_only_and_leaves_a_second_try() -> None:
@@ -190,22 +194,21 @@ def test_a_right_answer_after_a_wrong_one_is_solved() -> None:
 
 def test_voir_la_reponse_reveals_at_any_time() -> None:
     q = question()
-    q.show.click()
-    assert q.revealed and "Seulement sa propre demande" in q.result.value
-    assert q.radio.value is None
+    assert "Seulement sa propre demande" in click(q, "show") and q.revealed
+    assert q.widget.value is None
 
 
 def test_check_answer_grades_without_touching_the_widget() -> None:
     q = question()
     assert q.check_answer(1) and not q.check_answer(0) and not q.check_answer(None)
-    assert q.result.value == "" and q.attempts == 0 and q.solution == 1
+    assert q.widget.feedback == "" and q.attempts == 0 and q.solution == 1
 
 
 def test_each_question_is_independent() -> None:
     first, second = question(), question()
-    first.radio.value = 1
-    first.button.click()
-    assert second.result.value == "" and second.radio.value is None
+    answer(first, 1)
+    assert first.solved and first.widget.value == 1
+    assert second.widget.feedback == "" and second.widget.value is None
     assert first.widget is not second.widget
 
 
@@ -253,9 +256,8 @@ def test_short_text_accepts_variants_and_explains_known_mistakes() -> None:
 
 def test_widgets_show_french_typography() -> None:
     q = exercise(ShortText("Quel champ ?", ["tool_call_id"]))
-    q.show.click()
-    assert "«\u00a0tool_call_id\u00a0»" in q.result.value
-    assert q.widget.children[0].value.endswith("</style>Quel champ\u202f?")
+    assert "«\u00a0tool_call_id\u00a0»" in click(q, "show")
+    assert q.widget.prompt == "Quel champ\u202f?" and q.widget.kind == "text"
     assert typography("L'API refuse 12 000 'call_9'") == "L’API refuse 12\u202f000 'call_9'"
 
 
@@ -264,20 +266,21 @@ def test_the_course_questions_are_built_by_id() -> None:
     assert isinstance(widget, Checked) and widget.solution == 1
     open_question = question_by_id("05-vingt-tours")
     assert isinstance(open_question, Prediction)
-    assert open_question.button.description == "Voir la réponse modèle"
+    assert open_question.widget.show_label == "Voir la réponse modèle"
+    assert (open_question.widget.kind, open_question.widget.check_label) == ("open", "")
     with pytest.raises(KeyError, match="question inconnue"):
         question_by_id("99-nulle-part")
 
 
 def test_prediction_reveals_the_answer_with_the_learners_guess_escaped() -> None:
     p = Prediction("Que sait le modèle ?", "<p>Seulement sa demande : call_1.</p>")
-    assert p.answer.value == ""
-    p.text.value = "<b>rien</b>"
-    p.button.click()
-    assert "&lt;b&gt;rien&lt;/b&gt;" in p.answer.value and "call_1" in p.answer.value
+    assert p.widget.feedback == ""
+    shown = click(p, "show", "<b>rien</b>")
+    assert "&lt;b&gt;rien&lt;/b&gt;" in shown and "call_1" in shown
+    assert p.widget.value == "<b>rien</b>", "the learner's text stays in the field"
     empty = Prediction("?", "<p>réponse</p>")
-    empty.button.click()
-    assert "Rien d’écrit" in empty.answer.value and "réponse" in empty.answer.value
+    shown = click(empty, "show", "")
+    assert "Rien d’écrit" in shown and "réponse" in shown
 
 
 def test_harness_exercise_from_skeleton_to_solution() -> None:
@@ -321,3 +324,15 @@ def test_a_notebook_checks_an_answer_by_id_without_building_a_widget() -> None:
     assert len(_instances) == before, "no widget model, so no kernel message"
     with pytest.raises(KeyError, match="question inconnue"):
         check_answer("04-nulle-part", 1)
+
+
+def test_a_question_is_one_widget_model_and_ignores_odd_messages() -> None:
+    from ipywidgets.widgets.widget import _instances  # every widget model of the kernel
+
+    before = len(_instances)
+    q = question_by_id("04-facture")
+    assert len(_instances) - before == 2, "the question and its layout"
+    for odd in (None, "check", {"event": "ailleurs", "value": 1}, {"value": "234 000"}):
+        q.widget._handle_custom_msg(odd, [])  # a message the page never sends: no effect
+    assert q.widget.feedback == "" and q.attempts == 0 and q.widget.value is None
+    assert click(q, "check", "234 000").startswith("<p>✔") and q.solved

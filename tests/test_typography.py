@@ -17,7 +17,7 @@ from typography_python import fix_python, french_strings, notebook_strings
 ROOT = Path(__file__).parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 MODULES = sorted((ROOT / "harness_lib").rglob("*.py"))
-SCRIPTS = sorted((ROOT / "harness_lib").rglob("*.js"))  # the player's controls
+SCRIPTS = sorted((ROOT / "harness_lib").rglob("*.js"))  # the player, the questions
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -106,8 +106,16 @@ def test_the_checkers_own_examples_hold(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
 
 
-@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
-def test_player_script_strings_follow_french_typography(path: Path) -> None:
+def script_strings(path: Path) -> list[str]:
+    """The French strings of a browser script (stepper.js, question.js)."""
     strings = re.findall(r'"((?:[^"\\\n]|\\.)*)"', path.read_text(encoding="utf-8"))
-    french = [text for text in strings if re.search("[éèêàùçôîœ«»’]", text)]  # not CSS
-    assert len(french) > 5 and [p for text in french for p in problems(text)] == []
+    return [text for text in strings if re.search("[éèêàùçôîœ«»’]", text)]  # not CSS
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_script_strings_follow_french_typography(path: Path) -> None:
+    assert [p for text in script_strings(path) for p in problems(text)] == []
+
+
+def test_the_script_check_reads_the_players_strings() -> None:
+    assert len(script_strings(ROOT / "harness_lib" / "course" / "stepper.js")) > 5

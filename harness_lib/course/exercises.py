@@ -5,12 +5,15 @@ of the answer given, and only of it; a wrong answer leaves a second try, and the
 answer shows after the second wrong one, or on « Voir la réponse ». The course's
 questions live by id in questions.py: a cell says `question("07-normal")`, so its
 source shows no answer. Each call builds fresh widgets: re-running a cell starts over.
+A question is one widget model (question.py, its page in question.js): the page sends
+the answer given, this module grades it and writes the feedback back.
 
 >>> q = Question("Qui exécute read_file ?", ["Le modèle", "Le harness"], correct=1,
 ...              feedback=["Il ne fait que demander.", "Oui : il exécute, puis renvoie."])
->>> q.radio.value = 0
->>> q.button.click()
->>> q.solved, "demander" in q.result.value, "Le harness" in q.result.value
+>>> q.widget.value = 0  # what the learner's click on the first choice sets
+>>> q.check()
+False
+>>> q.solved, "demander" in q.widget.feedback, "Le harness" in q.widget.feedback
 (False, True, False)
 >>> q.check_answer(1), q.check_answer(0)
 (True, False)
@@ -33,15 +36,11 @@ __all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "Mu
            "check_tool_message", "exercise", "feedback_html", "harness_exercise", "question",
            "solution"]
 
+EVENTS = {"check": "check", "show": "reveal"}  # a click in question.js -> the method it calls
 TRIES = 2  # wrong answers before the answer shows: one mistake is allowed, and explained
-# ipywidgets gives each radio label, and each line of HTML, one widget's height (28 px):
-# a long choice wrapped at 800 px overlapped the next one, and paragraphs were airy.
-# The HTML widget sets innerHTML, so this <style> applies.
-STYLE = ("<style>.harness-exercise .widget-html-content{line-height:1.5}"
-         ".harness-exercise .widget-radio-box label{height:auto;line-height:1.4;"
-         "display:flex;align-items:flex-start;padding:3px 0}"
-         ".harness-exercise .widget-radio-box input{height:auto;margin-top:3px;flex:none;"
-         "order:-1}</style>")
+# « Jouez le rôle du harness » is made of ipywidgets: its HTML widget sets innerHTML, so
+# this <style> applies (paragraphs at the notebook's line height, not one widget's 28 px).
+STYLE = "<style>.harness-exercise .widget-html-content{line-height:1.5}</style>"
 
 
 class _Exercise:
@@ -51,9 +50,19 @@ class _Exercise:
     summary: str = ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
-        bundle["text/plain"] = self.summary  # what an HTML export or a static viewer shows
-        return bundle
+        """The widget, and the text an HTML export or a static viewer shows instead
+        (ipywidgets' own bundle would build, and drop, a text repr of the widget)."""
+        view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
+        return {"application/vnd.jupyter.widget-view+json": view, "text/plain": self.summary}
+
+    def _clicked(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click in a question's page (question.js): {event: "check" or "show", value:
+        the answer given}. The answer is kept, then graded or the answer revealed."""
+        action = getattr(self, EVENTS.get(content.get("event"), ""), None) \
+            if isinstance(content, dict) else None
+        if action is not None:
+            self.widget.value = content.get("value")
+            action()
 
 
 def _box(w: Any, prompt: str, children: list[Any], layout: Any) -> Any:
@@ -74,28 +83,16 @@ class Checked(_Exercise):
     """A checked question in a widget: « Vérifier », then « Voir la réponse » if needed."""
 
     def __init__(self, spec: MultipleChoice | Numeric | ShortText) -> None:
-        import ipywidgets as w
+        from .question import question_widget
 
         self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
         self.attempts = 0
-        plain, auto, buttons = _looks(w)
-        if isinstance(spec, MultipleChoice):
-            choices = [(typography(c), i) for i, c in enumerate(spec.choices)]
-            self.input = w.RadioButtons(options=choices, value=None, layout=auto,
-                                        _dom_classes=["harness-answer"])
-        else:
-            self.input = w.Text(placeholder="Votre réponse", layout=w.Layout(width="16em"),
-                                _dom_classes=["harness-answer"])
-        self.button = w.Button(description="Vérifier", button_style="primary", layout=plain,
-                               style=buttons, _dom_classes=["harness-check"])
-        self.show = w.Button(description="Voir la réponse", layout=auto, style=buttons,
-                             _dom_classes=["harness-show"])
-        self.result = w.HTML(layout=plain, _dom_classes=["harness-feedback"])
-        self.button.on_click(lambda _: self.check())
-        self.show.on_click(lambda _: self.reveal())
-        row = w.HBox([self.button, self.show], layout=plain)
-        self.widget = _box(w, spec.prompt, [self.input, row, self.result], plain)
-        choices = getattr(spec, "choices", [])
+        choices = [typography(c) for c in getattr(spec, "choices", [])]
+        self.widget = question_widget(
+            kind="choice" if isinstance(spec, MultipleChoice) else "text",
+            prompt=typography(spec.prompt), choices=choices, placeholder="Votre réponse",
+            check_label="Vérifier", show_label="Voir la réponse")
+        self.widget.on_msg(self._clicked)
         self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
 
     @property
@@ -108,7 +105,7 @@ class Checked(_Exercise):
 
     def check(self) -> bool | None:
         """Grade the answer in the widget and show its feedback; None if it is no answer."""
-        answer = self.input.value
+        answer = self.widget.value
         verdict = self.spec.grade(answer)
         if verdict.ok is None:
             self._say(verdict.text)
@@ -145,7 +142,7 @@ class Checked(_Exercise):
         self._say(self.spec.reveal())
 
     def _say(self, *paragraphs: str) -> None:
-        self.result.value = "".join(f"<p>{typography(p)}</p>" for p in paragraphs if p)
+        self.widget.feedback = "".join(f"<p>{typography(p)}</p>" for p in paragraphs if p)
 
 
 class Question(Checked):
@@ -154,25 +151,18 @@ class Question(Checked):
     def __init__(self, prompt: str, choices: Sequence[str], correct: int,
                  feedback: Sequence[str]) -> None:
         super().__init__(MultipleChoice(prompt, tuple(choices), correct, tuple(feedback)))
-        self.radio = self.input
 
 
 class Prediction(_Exercise):
     """An open question: the learner writes an answer, then reveals `reveal` (HTML)."""
 
     def __init__(self, prompt: str, reveal: str, button: str = "Révéler") -> None:
-        import ipywidgets as w
+        from .question import question_widget
 
         self.reveal_html = reveal
-        plain, auto, buttons = _looks(w)
-        self.text = w.Textarea(placeholder="Votre réponse…", layout=w.Layout(width="100%"),
-                               _dom_classes=["harness-answer"])
-        self.button = w.Button(description=button, layout=auto, style=buttons,
-                               _dom_classes=["harness-show"])
-        self.answer = w.HTML(layout=plain, _dom_classes=["harness-feedback"])
-        row = w.HBox([self.button], layout=plain)
-        self.widget = _box(w, prompt, [self.text, row, self.answer], plain)
-        self.button.on_click(lambda _: self.reveal())
+        self.widget = question_widget(kind="open", prompt=typography(prompt),
+                                      placeholder="Votre réponse…", show_label=button)
+        self.widget.on_msg(self._clicked)
         self.summary = _plain(prompt)
 
     @property
@@ -180,10 +170,10 @@ class Prediction(_Exercise):
         return self.reveal_html
 
     def reveal(self) -> None:
-        guess = self.text.value.strip()
+        guess = str(self.widget.value or "").strip()
         mine = (f"<p>Votre réponse : <i>{html.escape(guess)}</i></p>" if guess else
                 "<p>(Rien d’écrit : la prochaine fois, écrivez d’abord votre réponse.)</p>")
-        self.answer.value = mine + typography(self.reveal_html)
+        self.widget.feedback = mine + typography(self.reveal_html)
 
 
 def exercise(spec: Spec) -> Checked | Prediction:

@@ -1,0 +1,72 @@
+// A course question in the browser (question.py says which traits exist): the prompt, the
+// answer (radio buttons, a text field or, for an open question, a text area), the buttons
+// and the feedback. One widget model per question: the kernel grades, the page shows.
+// A click sends {event: "check" | "show", value: the answer}; the kernel writes `feedback`.
+
+function make(tag, props = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+let count = 0; // ids for this page: radio groups and labels must not meet another question's
+
+function answerPart(model, id, send) {
+  const kind = model.get("kind"), value = () => model.get("value");
+  const part = make("div", { className: "harness-answer" });
+  if (kind === "choice") {
+    part.setAttribute("role", "radiogroup");
+    part.setAttribute("aria-labelledby", id);
+    const inputs = model.get("choices").map((text, i) => {
+      const input = make("input", { type: "radio", name: `${id}-choix`, value: String(i) });
+      part.append(make("label", {}, [input, make("span", { textContent: text })]));
+      return input;
+    });
+    const show = () => inputs.forEach((input, i) => (input.checked = value() === i));
+    model.on("change:value", show);
+    show();
+    return [part, () => { const i = inputs.findIndex((input) => input.checked); return i < 0 ? null : i; }];
+  }
+  const field = make(kind === "open" ? "textarea" : "input",
+                     { placeholder: model.get("placeholder"), spellcheck: kind === "open" });
+  if (kind !== "open") {
+    field.type = "text";
+    field.addEventListener("keydown", (event) => { // Entrée checks, as « Vérifier »
+      if (event.key === "Enter") { event.preventDefault(); send("check"); }
+    });
+  }
+  field.setAttribute("aria-labelledby", id);
+  const show = () => { if (field.value !== (value() ?? "")) field.value = value() ?? ""; };
+  model.on("change:value", show);
+  show();
+  part.append(field);
+  return [part, () => field.value];
+}
+
+function render({ model, el }) {
+  const id = `harness-question-${++count}`;
+  const prompt = make("div", { className: "harness-prompt", id });
+  prompt.innerHTML = model.get("prompt"); // the course's own HTML (questions.py)
+  let read = () => null;
+  const send = (event) => model.send({ event, value: read() });
+  const [answer, reader] = answerPart(model, id, send);
+  read = reader;
+  const buttons = make("div", { className: "harness-buttons" });
+  for (const [event, label, style] of [["check", model.get("check_label"), " mod-primary"],
+                                       ["show", model.get("show_label"), ""]]) {
+    if (!label) continue;
+    const button = make("button", { type: "button", textContent: label,
+                                    className: `jupyter-button widget-button harness-${event}${style}` });
+    button.addEventListener("click", () => send(event));
+    buttons.append(button);
+  }
+  // role="status": a screen reader reads the feedback when it comes.
+  const feedback = make("div", { className: "harness-feedback", role: "status" });
+  const showFeedback = () => { feedback.innerHTML = model.get("feedback"); };
+  model.on("change:feedback", showFeedback);
+  showFeedback();
+  el.classList.add("harness-exercise");
+  el.append(prompt, answer, buttons, feedback);
+}
+
+export default { render };
