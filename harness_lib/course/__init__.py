@@ -7,12 +7,14 @@ the only imports of ipywidgets and IPython in the project.
     diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
     player.py, player_state.py, panels.py      the player: what each step shows, prepared once
     stepper.py (+ .js, .css)                   its browser side: controls, keys, the step's text
+    browser_widget.py                          the base of stepper.py and question.py (a .js, a .css)
     hub.py, narration.py                       the hub view; what each step says
     charts.py                                  the context bar, the bill, a player's static copy
     playground.py, replies.py                  the mock/real toggle and `send(messages)`
     conversation.py, listing.py                what send() draws: messages[], the refusal marked
     targets.py                                 goals of a ✏️ cell, ticked by themselves
-    exercises.py, tool_message.py              question widgets, « jouez le rôle du harness »
+    exercises.py, question.py (+ .js, .css)    question widgets, one model each in the page
+    tool_message.py                            « jouez le rôle du harness »: the checks of its message
     answers.py, french.py, questions.py        grading without widgets, the question bank
     approval.py                                a human's yes or no, action by action
     hand_harness.py                            be the harness for a whole mission, each step checked

@@ -14,24 +14,16 @@ the answer to the kernel, which grades it (exercises.py) and writes `feedback`.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).parent
+from .browser_widget import browser_widget
 
 
 @cache
 def _question_class() -> type:
-    # anywidget (and ipywidgets under it) load only when a first question is shown.
-    import anywidget
-    import ipywidgets as widgets
     import traitlets
 
-    class QuestionWidget(anywidget.AnyWidget):  # type: ignore[misc]
-        # Class traits, as in stepper.py: AnyWidget.__init__ would build a class per instance.
-        _esm = traitlets.Unicode((HERE / "question.js").read_text("utf-8")).tag(sync=True)
-        _css = traitlets.Unicode((HERE / "question.css").read_text("utf-8")).tag(sync=True)
-        _anywidget_id = traitlets.Unicode("harness_lib.course.question").tag(sync=True)
+    class QuestionWidget(browser_widget("question")):  # type: ignore[misc]
         kind = traitlets.Unicode("choice").tag(sync=True)  # "choice", "text" or "open"
         prompt = traitlets.Unicode().tag(sync=True)  # HTML
         choices = traitlets.List(traitlets.Unicode()).tag(sync=True)  # plain text
@@ -40,9 +32,6 @@ def _question_class() -> type:
         show_label = traitlets.Unicode().tag(sync=True)
         value = traitlets.Any(None).tag(sync=True)  # the answer: a choice's index, or text
         feedback = traitlets.Unicode().tag(sync=True)  # HTML, written by the kernel
-
-        def __init__(self, **kwargs: Any) -> None:
-            widgets.DOMWidget.__init__(self, **kwargs)  # the traits are already there
 
     return QuestionWidget
 

@@ -22,27 +22,19 @@ Python only holds traits:
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).parent
+from .browser_widget import browser_widget
+
 SEQUENCE, HUB = 0, 1  # the values of `view`
 
 
 @cache
 def _stepper_class() -> type:
-    # anywidget (and ipywidgets under it) load only when a first player is drawn:
-    # `import harness_lib` stays light.
-    import anywidget
     import ipywidgets as widgets
     import traitlets
 
-    class Stepper(anywidget.AnyWidget):  # type: ignore[misc]
-        # The browser code and style, as class traits: AnyWidget.__init__ would add
-        # them to each instance with add_traits, which builds a new class every time.
-        _esm = traitlets.Unicode((HERE / "stepper.js").read_text("utf-8")).tag(sync=True)
-        _css = traitlets.Unicode((HERE / "stepper.css").read_text("utf-8")).tag(sync=True)
-        _anywidget_id = traitlets.Unicode("harness_lib.course.stepper").tag(sync=True)
+    class Stepper(browser_widget("stepper")):  # type: ignore[misc]
         value = traitlets.Int(0).tag(sync=True)  # the step shown, 0 .. max
         max = traitlets.Int(0).tag(sync=True)  # the number of steps
         interval = traitlets.Int(2000).tag(sync=True)  # ms per step while playing
@@ -57,9 +49,6 @@ def _stepper_class() -> type:
         transcript = traitlets.Unicode().tag(sync=True)
         controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
         scope = traitlets.Unicode().tag(sync=True)
-
-        def __init__(self, **kwargs: Any) -> None:
-            widgets.DOMWidget.__init__(self, **kwargs)  # the traits are already there
 
     return Stepper
 
