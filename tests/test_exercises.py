@@ -335,4 +335,7 @@ def test_a_question_is_one_widget_model_and_ignores_odd_messages() -> None:
     for odd in (None, "check", {"event": "ailleurs", "value": 1}, {"value": "234 000"}):
         q.widget._handle_custom_msg(odd, [])  # a message the page never sends: no effect
     assert q.widget.feedback == "" and q.attempts == 0 and q.widget.value is None
+    assert "nombre" in click(q, "check", ["234 000"]) and q.widget.value is None
     assert click(q, "check", "234 000").startswith("<p>✔") and q.solved
+    choice = question_by_id("07-normal")
+    assert "Choisissez" in click(choice, "check", True) and choice.attempts == 0

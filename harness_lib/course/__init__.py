@@ -7,7 +7,7 @@ the only imports of ipywidgets and IPython in the project.
     diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
     player.py, player_state.py, panels.py      the player: what each step shows, prepared once
     stepper.py (+ .js, .css)                   its browser side: controls, keys, the step's text
-    browser_widget.py                          the base of stepper.py and question.py (a .js, a .css)
+    browser_widget.py                          the base of stepper.py and question.py
     hub.py, narration.py                       the hub view; what each step says
     charts.py                                  the context bar, the bill, a player's static copy
     playground.py, replies.py                  the mock/real toggle and `send(messages)`

@@ -61,7 +61,9 @@ class _Exercise:
         action = getattr(self, EVENTS.get(content.get("event"), ""), None) \
             if isinstance(content, dict) else None
         if action is not None:
-            self.widget.value = content.get("value")
+            value = content.get("value")  # the page sends a choice's index, or text
+            self.widget.value = value if isinstance(value, (int, str)) \
+                and not isinstance(value, bool) else None
             action()
 
 
