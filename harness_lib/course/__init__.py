@@ -14,7 +14,7 @@ the only imports of ipywidgets and IPython in the project.
     conversation.py, listing.py                what send() draws: messages[], the refusal marked
     targets.py                                 goals of a ✏️ cell, ticked by themselves
     exercises.py, question.py (+ .js, .css)    question widgets, one model each in the page
-    tool_message.py                            « jouez le rôle du harness »: the checks of its message
+    tool_message.py                            « jouez le rôle du harness », its checks
     answers.py, french.py, questions.py        grading without widgets, the question bank
     approval.py                                a human's yes or no, action by action
     hand_harness.py                            be the harness for a whole mission, each step checked
