@@ -184,9 +184,9 @@ class Player:
     def _captions(self) -> list[str]:
         return [turn_label(self.diagram, k) for k in range(self.total + 1)]
 
-    def _refresh(self, again: set[int]) -> None:
+    def _refresh(self, steps: set[int]) -> None:
         """After the diagram grew (live mode): the range, the captions, the transcript,
-        the new step and `again`, steps already prepared that must be drawn again."""
+        and `steps`, the new ones and those already prepared that must be drawn again."""
         self._scale = self._bar_scale()
         with self._controls.hold_sync(), self._text.hold_sync():  # one message each
             self._controls.max = self.total
@@ -194,7 +194,7 @@ class Player:
             self._text.transcript = transcript(self.diagram)
             if self.total > WINDOW:
                 self._draw_full(again=True)
-            self._panels.prepare(max(again), self.total, again)
+            self._panels.prepare(max(steps), self.total, steps)
 
     def _draw_full(self, again: bool = False) -> None:
         """The full diagram, drawn when « Diagramme complet » is opened (one more Mermaid

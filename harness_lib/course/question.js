@@ -11,7 +11,7 @@ function make(tag, props = {}, children = []) {
 
 let count = 0; // ids for this page: radio groups and labels must not meet another question's
 
-function answerPart(model, id, send) {
+function answerPart(model, id, onEnter) {
   const kind = model.get("kind"), value = () => model.get("value");
   const part = make("div", { className: "harness-answer" });
   if (kind === "choice") {
@@ -32,7 +32,7 @@ function answerPart(model, id, send) {
   if (kind !== "open") {
     field.type = "text";
     field.addEventListener("keydown", (event) => { // Entrée checks, as « Vérifier »
-      if (event.key === "Enter") { event.preventDefault(); send("check"); }
+      if (event.key === "Enter") { event.preventDefault(); onEnter(); }
     });
   }
   field.setAttribute("aria-labelledby", id);
@@ -47,10 +47,8 @@ function render({ model, el }) {
   const id = `harness-question-${++count}`;
   const prompt = make("div", { className: "harness-prompt", id });
   prompt.innerHTML = model.get("prompt"); // the course's own HTML (questions.py)
-  let read = () => null;
+  const [answer, read] = answerPart(model, id, () => send("check")); // Entrée in a field
   const send = (event) => model.send({ event, value: read() });
-  const [answer, reader] = answerPart(model, id, send);
-  read = reader;
   const buttons = make("div", { className: "harness-buttons" });
   for (const [event, label, style] of [["check", model.get("check_label"), " mod-primary"],
                                        ["show", model.get("show_label"), ""]]) {
