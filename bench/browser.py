@@ -28,11 +28,11 @@ sys.path.insert(0, str(ROOT / "tests"))  # the browser test's Lab server
 
 from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, running_lab  # noqa: E402
 
-from harness_lib.course.mermaid import chapter_diagram  # noqa: E402
+from harness_lib.course.drawing.mermaid import chapter_diagram  # noqa: E402
 
 SETUP = '''from IPython.display import display
-from harness_lib.course.player import Player
-from harness_lib.course.player_state import diagram_output, state
+from harness_lib.course.player.player import Player
+from harness_lib.course.player.state import diagram_output, state
 
 lecteur = Player("boucle_complete")
 

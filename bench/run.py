@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # works from a checkout, installed or not
 
 from harness_lib import Limits, MockModel, run, workspace_tools  # noqa: E402
-from harness_lib.course.diagram import from_trace  # noqa: E402
-from harness_lib.course.mermaid import parse, to_mermaid  # noqa: E402
-from harness_lib.course.scenarios import WAIT_TASK, example_workspace  # noqa: E402
+from harness_lib.course.drawing.diagram import from_trace  # noqa: E402
+from harness_lib.course.drawing.mermaid import parse, to_mermaid  # noqa: E402
+from harness_lib.course.missions.scenarios import WAIT_TASK, example_workspace  # noqa: E402
 from harness_lib.limits import MAX_TURNS, MODEL_TIMEOUT  # noqa: E402
 from harness_lib.tools import Tool  # noqa: E402
 from harness_lib.trace import Trace  # noqa: E402
@@ -194,7 +194,7 @@ def long_trace(steps: int) -> Trace:
 
 def long_diagrams(repeat: int, sizes: Sequence[int] = (5_000, 20_000)) -> list[Result]:
     """Diagram and transcript of very long runs: every per-step function must stay linear."""
-    from harness_lib.course.diagram import transcript
+    from harness_lib.course.drawing.diagram import transcript
 
     results, whole = [], {}
     for steps in sizes:
@@ -236,7 +236,7 @@ def hostile_inputs(repeat: int) -> list[Result]:
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
     """Python time of a learner's step, per trace size: the browser switches the step
     itself; the kernel hears of it and, on a long run, prepares the steps ahead."""
-    from harness_lib.course.player import Player  # imports ipywidgets: only here
+    from harness_lib.course.player.player import Player  # imports ipywidgets: only here
 
     results = []
     for turns in sizes:

@@ -12,8 +12,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .course.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
-from .course.scenarios import INCIDENTS, example_workspace, replay, workspace_for
+from .course.drawing.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
+from .course.missions.scenarios import INCIDENTS, example_workspace, replay, workspace_for
 from .debug import format_request, redact
 from .errors import HarnessError
 from .french_args import FrenchArgumentParser, positive_int

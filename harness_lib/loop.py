@@ -7,7 +7,7 @@ the whole messages[]), RULE 1, RULE 2 and EXIT. The `Recorder` (`rec`) only
 writes down what happens: messages[], the trace, the bill.
 
 >>> from harness_lib import MockModel, workspace_tools
->>> from harness_lib.course.scenarios import example_workspace
+>>> from harness_lib.course.missions.scenarios import example_workspace
 >>> result = run("Lis README.md et résume le projet", MockModel(),
 ...              workspace_tools(example_workspace("mini")))
 >>> result.reason, [m["role"] for m in result.messages]

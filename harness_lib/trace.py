@@ -45,7 +45,7 @@ StopReason = Literal[
     "human",  # an action needs a human's yes, and nobody was there to ask
     "length",  # the final answer was cut by the model's length limit
     "content_filter",  # the provider's filter withheld the answer
-    "dead_end",  # a fixed pipeline (course/react.py) has no other path to try
+    "dead_end",  # a fixed pipeline (course/lessons/react.py) has no other path to try
 ]
 
 # Who talks to whom at each kind of step (the arrows of the sequence diagrams).

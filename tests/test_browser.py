@@ -579,8 +579,8 @@ def write_self_tests(folder: Path) -> None:
         code("1 / 0"),
     ])
     widgets = new(metadata=spec, cells=[
-        code("from harness_lib.course.player import Player\n"
-             "from harness_lib.course.playground import send, toggle\ntoggle()"),
+        code("from harness_lib.course.player.player import Player\n"
+             "from harness_lib.course.playground.toggle import send, toggle\ntoggle()"),
         code('Player("deux_tours", interval=0.5)'),
         code(CONVERSATION),
         code(RAISES, metadata={"tags": ["raises-exception"]}),  # Run All goes on after it

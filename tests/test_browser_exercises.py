@@ -24,8 +24,8 @@ import pytest
 # The fixtures, used by name as parameters below (hence the noqa: F811 on those lines).
 from test_browser import browser, lab, open_notebook  # noqa: F401
 
-from harness_lib.course.answers import MultipleChoice
-from harness_lib.course.questions import QUESTIONS
+from harness_lib.course.exercises.answers import MultipleChoice
+from harness_lib.course.exercises.questions import QUESTIONS
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser

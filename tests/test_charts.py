@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from harness_lib.course.charts import (
+from harness_lib.course.drawing.charts import (
     ADDED_STYLE,
     billing,
     context_bar,
@@ -13,8 +13,8 @@ from harness_lib.course.charts import (
     ledger_table,
     messages_block,
 )
-from harness_lib.course.diagram import Entry
-from harness_lib.course.scenarios import PRICE_TASK, README_TASK, example_workspace
+from harness_lib.course.drawing.diagram import Entry
+from harness_lib.course.missions.scenarios import PRICE_TASK, README_TASK, example_workspace
 from harness_lib.loop import run
 from harness_lib.models.mock import MockModel
 from harness_lib.tokens import ledger

@@ -12,9 +12,9 @@ import pytest
 from fake_ink import FakeInk, decode
 
 from harness_lib.__main__ import main
-from harness_lib.course.export import diagram_text
-from harness_lib.course.mermaid import chapter_diagram, parse
-from harness_lib.course.scenarios import replay
+from harness_lib.course.drawing.export import diagram_text
+from harness_lib.course.drawing.mermaid import chapter_diagram, parse
+from harness_lib.course.missions.scenarios import replay
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
 
@@ -204,7 +204,7 @@ def test_help_is_in_french():
 
 
 def test_run_trace_saves_a_replayable_run_without_the_key(tmp_path):
-    from harness_lib.course.saved_trace import open_trace
+    from harness_lib.course.lessons.saved_trace import open_trace
 
     target = tmp_path / "ma_trace.jsonl"
     done = cli("run", "--mock", "Lis README.md et résume le projet", "--trace", str(target),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from harness_lib import loop
-from harness_lib.course.codeview import (
+from harness_lib.course.lessons.codeview import (
     find_marks,
     locate,
     show_source,

@@ -12,8 +12,9 @@ from conversations import chapter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness_lib.course import playground
-from harness_lib.course.conversation import (
+from harness_lib.course.drawing.mermaid import parse
+from harness_lib.course.playground import toggle as playground
+from harness_lib.course.playground.conversation import (
     FIRST,
     LABEL,
     LAST,
@@ -23,10 +24,9 @@ from harness_lib.course.conversation import (
     mermaid_text,
     sent_context,
 )
-from harness_lib.course.listing import messages_html
-from harness_lib.course.mermaid import parse
-from harness_lib.course.playground import Playground, send, toggle
-from harness_lib.course.replies import default_tools, outputs
+from harness_lib.course.playground.listing import messages_html
+from harness_lib.course.playground.replies import default_tools, outputs
+from harness_lib.course.playground.toggle import Playground, send, toggle
 from harness_lib.errors import ApiError
 from harness_lib.messages import check_conversation
 from harness_lib.tokens import ledger

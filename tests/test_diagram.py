@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lib.course.diagram import (
+from harness_lib.course.drawing.diagram import (
     ROLES,
     TOOL_LOOP,
     Diagram,
@@ -24,7 +24,7 @@ from harness_lib.course.diagram import (
     totals_at,
     transcript,
 )
-from harness_lib.course.mermaid import (
+from harness_lib.course.drawing.mermaid import (
     CHAPTER,
     chapter_diagram,
     chapter_source,
@@ -384,7 +384,7 @@ def test_transcript_says_every_step_with_its_context() -> None:
 
 def test_from_trace_of_a_real_run_counts_like_the_loop() -> None:
     from harness_lib import MockModel, run, workspace_tools
-    from harness_lib.course.scenarios import example_workspace
+    from harness_lib.course.missions.scenarios import example_workspace
 
     done = run("Lis README.md et résume le projet", MockModel(),
                workspace_tools(example_workspace("mini")))

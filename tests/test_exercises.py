@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lib.course.exercises import (
+from harness_lib.course.exercises.french import typography
+from harness_lib.course.exercises.questions import QUESTIONS
+from harness_lib.course.exercises.widgets import (
     SKELETON,
     SOLUTION,
     Checked,
@@ -24,9 +26,7 @@ from harness_lib.course.exercises import (
     harness_exercise,
     solution,
 )
-from harness_lib.course.exercises import question as question_by_id
-from harness_lib.course.french import typography
-from harness_lib.course.questions import QUESTIONS
+from harness_lib.course.exercises.widgets import question as question_by_id
 
 FIELDS = ["role", "tool_call_id", "content", "invention", "champs"]
 CHAPTER = ('{ "role": "tool", "tool_call_id": "call_1", '

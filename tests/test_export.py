@@ -13,10 +13,10 @@ from dataclasses import replace
 import pytest
 from fake_ink import PNG, FakeInk
 
-from harness_lib.course.diagram import DiagramError, from_trace
-from harness_lib.course.export import diagram_text, export_image, export_text, load
-from harness_lib.course.mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
-from harness_lib.course.scenarios import replay
+from harness_lib.course.drawing.diagram import DiagramError, from_trace
+from harness_lib.course.drawing.export import diagram_text, export_image, export_text, load
+from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
+from harness_lib.course.missions.scenarios import replay
 from harness_lib.errors import HarnessError
 
 
@@ -145,7 +145,7 @@ def test_export_text_of_a_trace_round_trip(tmp_path):
 
 
 def test_export_text_loads_neither_mermaid_py_nor_requests(tmp_path):
-    code = (f"import sys; from harness_lib.course.export import export_text; "
+    code = (f"import sys; from harness_lib.course.drawing.export import export_text; "
             f"export_text('deux_tours', {str(tmp_path / 'd.mmd')!r}); "
             "print(sorted(m for m in ('mermaid', 'requests') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

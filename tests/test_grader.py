@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from harness_lib import SYSTEM_PROMPT
-from harness_lib.course.grader import MISSIONS, grade
-from harness_lib.course.own_loop import reference_loop, without
-from harness_lib.course.scenarios import replay
+from harness_lib.course.exercises.grader import MISSIONS, grade
+from harness_lib.course.missions.own_loop import reference_loop, without
+from harness_lib.course.missions.scenarios import replay
 from harness_lib.messages import read_call, system, tool_result, user
 from harness_lib.tools import run_tool
 

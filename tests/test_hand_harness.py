@@ -8,8 +8,8 @@ from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
 from harness_lib import SYSTEM_PROMPT, ApiError, Completion, HarnessError
-from harness_lib.course.hand_harness import HandHarness
-from harness_lib.course.scenarios import README_TASK
+from harness_lib.course.exercises.hand_harness import HandHarness
+from harness_lib.course.missions.scenarios import README_TASK
 from harness_lib.messages import system, tool_result, user
 
 

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from harness_lib.course.diagram import from_trace
-from harness_lib.course.hub import hub_mermaid, hub_nodes, step_tools
-from harness_lib.course.mermaid import CHAPTER, chapter_diagram, parse
-from harness_lib.course.scenarios import INCIDENTS, replay
+from harness_lib.course.drawing.diagram import from_trace
+from harness_lib.course.drawing.hub import hub_mermaid, hub_nodes, step_tools
+from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse
+from harness_lib.course.missions.scenarios import INCIDENTS, replay
 
 EDGE = re.compile(r"^  (n\d+) -->(?:\|\"([^\"]*)\"\|)? (n\d+)$", re.MULTILINE)
 

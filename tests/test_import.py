@@ -64,3 +64,59 @@ def test_public_api_is_explicit():
     for name in harness_lib.__all__:
         assert getattr(harness_lib, name) is not None
     assert len(set(harness_lib.__all__)) == len(harness_lib.__all__)
+
+
+# Each folder of harness_lib/course/ and the course folders it may import: one direction.
+COURSE_LAYERS = {
+    "drawing": set(),
+    "missions": set(),
+    "player": {"drawing"},
+    "playground": {"drawing", "missions"},
+    "exercises": {"drawing", "missions", "player", "playground"},
+    "lessons": {"drawing", "missions", "player", "playground", "exercises"},
+}
+
+
+def course_folder(module: str) -> str | None:
+    """'harness_lib.course.player.state' -> 'player'; a harness module -> None."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["harness_lib", "course"] and len(parts) > 2 else None
+
+
+def test_the_harness_never_imports_the_course():
+    # The command line is the one exception: `demo` replays the incidents, `diagram` draws.
+    graph = imports_of_each_module()
+    wrong = {name: sorted(d for d in deps if d.startswith("harness_lib.course"))
+             for name, deps in graph.items()
+             if not name.startswith("harness_lib.course") and name != "harness_lib.__main__"}
+    assert {name: deps for name, deps in wrong.items() if deps} == {}
+
+
+def test_course_imports_go_one_way():
+    graph = imports_of_each_module()
+    wrong = []
+    for name, deps in graph.items():
+        here = course_folder(name)
+        for dep in deps:
+            there = course_folder(dep)
+            if here and there and there != here and there not in COURSE_LAYERS[here]:
+                wrong.append(f"{name} -> {dep}")
+    assert wrong == []
+
+
+def test_every_course_module_sits_in_a_folder_of_its_concept():
+    course = Path(harness_lib.__file__).parent / "course"
+    flat = [p.name for p in course.glob("*.py") if p.name != "__init__.py"]
+    folders = {p.name for p in course.iterdir() if (p / "__init__.py").exists()}
+    sizes = {f: len(list((course / f).glob("*.py"))) - 1 for f in folders}
+    assert flat == [] and folders == set(COURSE_LAYERS)
+    assert max(sizes.values()) <= 10, sizes  # a folder a newcomer can read at a glance
+
+
+def test_the_course_front_door_names_what_notebooks_import():
+    import harness_lib.course as course
+
+    assert all(getattr(course, name) is not None for name in course.__all__)
+    code = "import sys, harness_lib.course; print('ipywidgets' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness_lib.course.diagram import fr, peak, running_totals, total_at, transcript
-from harness_lib.course.mermaid import CHAPTER, chapter_diagram
+from harness_lib.course.drawing.diagram import fr, peak, running_totals, total_at, transcript
+from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram
 
 
 @pytest.mark.parametrize("name", CHAPTER)

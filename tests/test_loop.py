@@ -18,7 +18,12 @@ from harness_lib import (
     tool_call,
     workspace_tools,
 )
-from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
+from harness_lib.course.missions.scenarios import (
+    PRICE_TASK,
+    README_TASK,
+    WAIT_TASK,
+    example_workspace,
+)
 from harness_lib.policy import auto_approve, auto_refuse
 from harness_lib.trace import Event, waits_after
 

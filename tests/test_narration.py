@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness_lib.course.diagram import from_trace
-from harness_lib.course.mermaid import CHAPTER, chapter_diagram, parse
-from harness_lib.course.narration import START_NOTE, status, step_note
-from harness_lib.course.scenarios import INCIDENTS, replay
+from harness_lib.course.drawing.diagram import from_trace
+from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse
+from harness_lib.course.missions.scenarios import INCIDENTS, replay
+from harness_lib.course.player.narration import START_NOTE, status, step_note
 from harness_lib.trace import Event
 
 

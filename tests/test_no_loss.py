@@ -38,7 +38,12 @@ from harness_lib import (
     user,
     workspace_tools,
 )
-from harness_lib.course.scenarios import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
+from harness_lib.course.missions.scenarios import (
+    PRICE_TASK,
+    README_TASK,
+    WAIT_TASK,
+    example_workspace,
+)
 from harness_lib.loop import SYSTEM_PROMPT
 from harness_lib.messages import ToolCall, read_call, system
 from harness_lib.models import Completion
@@ -345,7 +350,7 @@ messages_like = st.fixed_dictionaries(
 @pytest.fixture(scope="module")
 def playground() -> Any:
     # Imported once, outside the examples: importing IPython changes the recursion limit.
-    return importlib.import_module("harness_lib.course.playground")
+    return importlib.import_module("harness_lib.course.playground.toggle")
 
 
 @settings(max_examples=150)

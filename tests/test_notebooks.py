@@ -20,10 +20,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from harness_lib.course.answers import MultipleChoice, Numeric, Open, ShortText, Spec
-from harness_lib.course.diagram import DiagramError
-from harness_lib.course.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
-from harness_lib.course.questions import QUESTIONS
+from harness_lib.course.drawing.diagram import DiagramError
+from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
+from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, ShortText, Spec
+from harness_lib.course.exercises.questions import QUESTIONS
 from harness_lib.text import french_number
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -46,7 +46,7 @@ SECTIONS = (
     "Une erreur est aussi une observation", "La boucle complète", "Conditions d\u2019arrêt",
     "ReAct", "Dans le code du mini-harness",
 )
-# Exercises are built by id from the bank (harness_lib/course/questions.py), never inline.
+# Exercises are built by id from the bank (harness_lib/course/exercises/questions.py), never inline.
 ASKED = re.compile(r"""\bquestion\(\s*["']([\w-]+)["']\s*\)""")
 INLINE_EXERCISE = re.compile(r"\b(Question|Prediction|MultipleChoice|Numeric|ShortText|Open|"
                              r"exercise)\(")
@@ -190,8 +190,8 @@ class TestEachNotebook:
                 continue
             built = INLINE_EXERCISE.search(cell.source)
             assert not built, (f"cellule {cell.id} : {built[1]}(...) écrit la réponse dans la "
-                               "cellule ; mettez la question dans course/questions.py, puis "
-                               "question(\"id\")")
+                               "cellule ; mettez la question dans course/exercises/questions.py, "
+                               "puis question(\"id\")")
             for name in SHOWN.findall(cell.source):  # not the checks, run once it is answered
                 shown = [a for a in answer_texts(QUESTIONS[name]) if written(a, cell.source)]
                 assert not shown, f"cellule {cell.id} : la réponse se lit dans le code ({shown})"

@@ -14,15 +14,15 @@ from dataclasses import replace
 import ipywidgets as w
 import pytest
 
-from harness_lib.course import player as player_module
-from harness_lib.course.charts import ADDED_STYLE
-from harness_lib.course.diagram import from_trace, totals_at
-from harness_lib.course.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
-from harness_lib.course.narration import step_note
-from harness_lib.course.panels import BATCH
-from harness_lib.course.player import LIGHT, START_NOTE, Player, run_live, state
-from harness_lib.course.player_state import FIT, LABEL, WINDOW, _width, drawn_arrows, label_limit
-from harness_lib.course.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
+from harness_lib.course.drawing.charts import ADDED_STYLE
+from harness_lib.course.drawing.diagram import from_trace, totals_at
+from harness_lib.course.drawing.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
+from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
+from harness_lib.course.player import player as player_module
+from harness_lib.course.player.narration import step_note
+from harness_lib.course.player.panels import BATCH
+from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
+from harness_lib.course.player.state import FIT, LABEL, WINDOW, _width, drawn_arrows, label_limit
 from harness_lib.limits import Limits
 from harness_lib.loop import SYSTEM_PROMPT, run
 from harness_lib.messages import system
@@ -355,7 +355,7 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
     from nbclient import NotebookClient
     from nbconvert import HTMLExporter
 
-    code = ("from harness_lib.course.player import Player\n"
+    code = ("from harness_lib.course.player.player import Player\n"
             "Player('deux_tours')\n")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code),
                                          nbformat.v4.new_code_cell("Player('erreur_outil')")])

@@ -17,8 +17,8 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
-from harness_lib.course import playground
-from harness_lib.course.playground import Playground, current_model, render, send, toggle
+from harness_lib.course.playground import toggle as playground
+from harness_lib.course.playground.toggle import Playground, current_model, render, send, toggle
 from harness_lib.errors import ApiError, HarnessError, MissingKey
 from harness_lib.messages import assistant, system, tool_call, tool_result, user
 from harness_lib.models import Completion, openrouter
@@ -121,7 +121,7 @@ def test_toggle_is_displayed_once_per_cell(shell: InteractiveShell) -> None:
 
 
 def test_mock_path_never_imports_httpx() -> None:
-    code = ("import sys; from harness_lib.course import playground as p; p.toggle(); "
+    code = ("import sys; from harness_lib.course.playground import toggle as p; p.toggle(); "
             "p.send([{'role': 'user', 'content': 'Lis README.md'}], show=False); "
             "print('httpx' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

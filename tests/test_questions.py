@@ -11,10 +11,10 @@ import nbformat
 import pytest
 
 from harness_lib import SYSTEM_PROMPT, assistant, system, tool_call, tool_result, user
-from harness_lib.course.answers import MultipleChoice, Numeric, Open, ShortText
-from harness_lib.course.playground import send
-from harness_lib.course.questions import QUESTIONS, REFUSALS, refusal_option
-from harness_lib.course.scenarios import README_TASK, replay
+from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, ShortText
+from harness_lib.course.exercises.questions import QUESTIONS, REFUSALS, refusal_option
+from harness_lib.course.missions.scenarios import README_TASK, replay
+from harness_lib.course.playground.toggle import send
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ASKED = re.compile(r"""\bquestion\(\s*["']([\w-]+)["']\s*\)""")

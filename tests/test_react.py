@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from harness_lib import MockModel, run, workspace_tools
-from harness_lib.course.diagram import from_trace
-from harness_lib.course.react import (
+from harness_lib.course.drawing.diagram import from_trace
+from harness_lib.course.lessons.react import (
     NOT_SHOWN,
     ReactTurn,
     action_label,
@@ -15,7 +15,7 @@ from harness_lib.course.react import (
     react_steps,
     react_text,
 )
-from harness_lib.course.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.scenarios import README_TASK, example_workspace
 from harness_lib.messages import assistant, check_conversation, tool_call
 from harness_lib.models import Completion, ReplayModel
 from harness_lib.trace import Event, Trace

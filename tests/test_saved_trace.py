@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib.course.player import Player
-from harness_lib.course.saved_trace import (
+from harness_lib.course.lessons.saved_trace import (
     TraceFileError,
     open_player,
     open_trace,
     read_trace,
     trace_picker,
 )
-from harness_lib.course.scenarios import replay
+from harness_lib.course.missions.scenarios import replay
+from harness_lib.course.player.player import Player
 
 
 def saved(tmp_path: Path, name: str = "tool-error") -> tuple[Path, object]:

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from harness_lib import ApiError, MockModel, check_conversation, run, workspace_tools
-from harness_lib.course.own_loop import watch, without
-from harness_lib.course.scenarios import (
+from harness_lib.course.missions.own_loop import watch, without
+from harness_lib.course.missions.scenarios import (
     INCIDENTS,
     PRICE_TASK,
     README_TASK,

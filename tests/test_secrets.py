@@ -213,7 +213,7 @@ class ToFake(httpx.BaseTransport):
 
 @pytest.fixture
 def playground(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    module = importlib.import_module("harness_lib.course.playground")
+    module = importlib.import_module("harness_lib.course.playground.toggle")
     monkeypatch.setattr(module, "_shared", None)  # the kernel-wide toggle: restored after
     yield module
 
@@ -230,7 +230,7 @@ def test_playground_shows_no_key(fake_openai: FakeServer, playground: Any,
     error = playground.send([user(TASK)], show=False)
     assert fake_openai.requests[0].headers["authorization"] == f"Bearer {KEY}"
     assert reply.tool_calls and isinstance(error, ApiError) and error.status == 401
-    from harness_lib.course.replies import render
+    from harness_lib.course.playground.replies import render
 
     assert_secret([repr(pg), str(pg.key.value), pg.status.value, render(reply), render(error),
                    *error_texts(error), json.dumps(reply.request)])

@@ -5,9 +5,9 @@ from __future__ import annotations
 from conversations import chapter
 
 from harness_lib import Limits, MockModel, run, workspace_tools
-from harness_lib.course.playground import send
-from harness_lib.course.scenarios import example_workspace
-from harness_lib.course.targets import api_targets, stop_targets
+from harness_lib.course.exercises.targets import api_targets, stop_targets
+from harness_lib.course.missions.scenarios import example_workspace
+from harness_lib.course.playground.toggle import send
 
 
 def test_each_refusal_of_notebook_02_ticks_its_own_target_only() -> None:

@@ -118,4 +118,4 @@ def test_script_strings_follow_french_typography(path: Path) -> None:
 
 
 def test_the_script_check_reads_the_players_strings() -> None:
-    assert len(script_strings(ROOT / "harness_lib" / "course" / "stepper.js")) > 5
+    assert len(script_strings(ROOT / "harness_lib" / "course" / "player" / "stepper.js")) > 5

@@ -1,30 +1,67 @@
 """The course machinery: everything that exists to *show* the harness to a learner.
 
-The harness (one level up) runs the agentic loop; nothing there knows about
-this folder. Here live the widgets and the diagrams the notebooks display, and
-the only imports of ipywidgets and IPython in the project.
+The harness (one level up) runs the agentic loop and never imports this folder.
+Here live the widgets, the diagrams and the exercises of the notebooks, and the
+only imports of ipywidgets and IPython in the project. One folder per concept:
 
-    diagram.py, mermaid.py, trace_diagram.py   a run or a chapter diagram as annotated Mermaid
-    player.py, player_state.py, panels.py      the player: what each step shows, prepared once
-    stepper.py (+ .js, .css)                   its browser side: controls, keys, the step's text
-    browser_widget.py                          the base of stepper.py and question.py
-    hub.py, narration.py                       the hub view; what each step says
-    charts.py                                  the context bar, the bill, a player's static copy
-    playground.py, replies.py                  the mock/real toggle and `send(messages)`
-    conversation.py, listing.py                what send() draws: messages[], the refusal marked
-    targets.py                                 goals of a ✏️ cell, ticked by themselves
-    exercises.py, question.py (+ .js, .css)    question widgets, one model each in the page
-    tool_message.py                            « jouez le rôle du harness », its checks
-    answers.py, french.py, questions.py        grading without widgets, the question bank
-    approval.py                                a human's yes or no, action by action
-    hand_harness.py                            be the harness for a whole mission, each step checked
-    own_loop.py, logbook.py, grader.py         your own loop, run, watched and graded
-    react.py                                   a run read as ReAct (reasoning, action, observation)
-    codeview.py                                the harness's source, with its key lines marked
-    scenarios.py, data/                        the chapter's missions, incidents, workspaces
-    saved_trace.py                             a saved run (`run --trace`) back in the player
-    export.py                                  a diagram as a file (.mmd, or SVG/PNG)
+    drawing/     a run or a chapter diagram as annotated Mermaid text, the context bar, exports
+    player/      the player widget: what each step shows, its controls in the browser
+    missions/    the chapter's missions, incidents and example workspaces; a loop written by hand
+    playground/  `send(messages)` and the mock/real toggle: what the API does with a conversation
+    exercises/   questions, « jouez le rôle du harness », ✏️ targets, the grader of notebook 08
+    lessons/     one notebook's own views: approval (05), ReAct (06), code walk, saved traces (07)
 
-Import the module you need (`from harness_lib.course.player import Player`):
-this package imports nothing by itself.
+Imports go one way: drawing/ and missions/ use only the harness; player/ uses drawing/;
+playground/ uses drawing/ and missions/; exercises/ and lessons/ may use all of these,
+never the reverse (tests/test_import.py checks it).
+
+What a notebook needs is importable from here, loaded on first use so that
+`import harness_lib.course` stays light:
+
+    >>> from harness_lib.course import README_TASK, example_workspace
+    >>> README_TASK
+    'Lis README.md et résume le projet'
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+# name -> the module (below harness_lib.course) that defines it
+_PUBLIC = {
+    "drawing.charts": ("billing", "context_chart"),
+    "drawing.diagram": ("ledger_at", "total_at"),
+    "drawing.hub": ("hub_edges",),
+    "drawing.mermaid": ("chapter_diagram",),
+    "player.player": ("Player", "run_live"),
+    "missions.scenarios": ("PRICE_TASK", "QUESTION", "README_TASK", "WAIT_TASK",
+                           "example_workspace", "replay", "workspace_for"),
+    "missions.own_loop": ("reference_loop", "without"),
+    "playground.toggle": ("ENV_KEY", "REAL", "Playground", "current_model", "send", "toggle"),
+    "playground.replies": ("default_tools",),
+    "exercises.widgets": ("check_answer", "check_tool_message", "harness_exercise",
+                          "question", "solution"),
+    "exercises.questions": ("REFUSALS", "refusal_option"),
+    "exercises.targets": ("api_targets", "stop_targets"),
+    "exercises.hand_harness": ("HandHarness",),
+    "exercises.grader": ("MISSIONS", "grade"),
+    "lessons.approval": ("Pending", "approval_widget", "decide", "pending", "replay_with",
+                         "stopped_for_human"),
+    "lessons.react": ("fixed_pipeline", "react_html", "react_steps", "react_text"),
+    "lessons.codeview": ("show_source", "side_by_side", "side_by_side_html"),
+    "lessons.saved_trace": ("open_player", "trace_picker"),
+}
+_WHERE = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    """Load `name` from its module on first use (PEP 562): no widget library at import."""
+    if name not in _WHERE:
+        raise AttributeError(f"module 'harness_lib.course' has no attribute {name!r}")
+    return getattr(import_module(f".{_WHERE[name]}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return __all__

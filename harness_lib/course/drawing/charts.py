@@ -1,0 +1,185 @@
+"""What the context weighs, drawn as HTML: the player's context bar and the bill of a run.
+
+Every function returns an HTML string with inline styles only (JupyterLab's
+sanitizer keeps them), so this module needs no widget library: the player puts
+the strings into `ipywidgets.HTML`, a notebook can `display(HTML(...))` them.
+
+Each model call resends the whole context, so the input tokens billed over a
+run grow like the square of the number of turns:
+
+>>> from harness_lib.trace import Event, Trace
+>>> t = Trace(events=[Event("request", 1, "Appel 1", ledger={"system": 100}),
+...                   Event("request", 2, "Appel 2", ledger={"system": 100, "tool": 900})])
+>>> [(c.turn, c.context_tokens, c.billed_input_total) for c in billing(t)]
+[(1, 100, 100), (2, 1000, 1100)]
+>>> fr(2370)
+'2\u202f370'
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...messages import Message
+from ...tokens import message_tokens
+from ...trace import Trace
+from .diagram import ROLES, Diagram, Entry, fr, transcript
+from .hub import hub_mermaid
+from .mermaid import to_mermaid
+
+ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
+               "assistant": "#1f6fb5", "tool": "#e67e22", "compact": "#16a2b8"}
+ADDED_STYLE = "outline:3px solid #111;outline-offset:-3px"  # the entries of the current step
+BOX = "font:12px/1.4 system-ui,sans-serif;max-width:760px"
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / max(whole, 1):.3f}%"
+
+
+def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | None = None,
+                replaced: int = 0) -> str:
+    """The context as a stacked bar: one block per entry, grouped by role in ROLES order.
+
+    The last `added` entries are the ones the current step brought: they get an
+    outline. `scale` is the width of the whole bar in tokens (the diagram's peak
+    or its budget), so the bar visibly grows from step to step. `replaced` is the
+    number of tokens a compaction has just removed (0 otherwise).
+    """
+    fresh = set(range(len(entries) - added, len(entries)))
+    order = sorted(range(len(entries)), key=lambda i: (ROLES.index(entries[i].role), i))
+    blocks = [_block(entries[i], scale, i in fresh) for i in order]
+    if budget is not None:  # a vertical line where the budget ends
+        blocks.append(f'<div title="budget : {fr(budget)} tokens" style="position:absolute;'
+                      f'left:{_pct(budget, scale)};top:-5px;bottom:-5px;'
+                      'border-left:3px dashed #c0392b"></div>')
+    total = sum(e.tokens for e in entries)
+    summary = f"Contexte : <b>{fr(total)}</b> tokens"
+    summary += f" · budget : {fr(budget)}" if budget is not None else ""
+    summary += " · <b>au-delà du budget</b>" if budget is not None and total > budget else ""
+    if replaced:
+        summary += (f"<br>Compaction : {fr(replaced)} tokens de conversation disparaissent, "
+                    "remplacés par un seul résumé.")
+    return (f'<div style="{BOX}"><div role="img" aria-label="Contexte : {fr(total)} tokens" '
+            'style="position:relative;display:flex;height:28px;margin:6px 0;background:#f1f3f5;'
+            f'border:1px solid #adb5bd">{"".join(blocks)}</div>'
+            f"{_legend(entries)}<div>{summary}</div></div>")
+
+
+def _block(entry: Entry, scale: int, fresh: bool) -> str:
+    title = html.escape(f"{entry.role} : {fr(entry.tokens)} tokens — {entry.label}")
+    style = (f"flex:none;width:{_pct(entry.tokens, scale)};min-width:2px;box-sizing:border-box;"
+             f"background:{ROLE_COLORS[entry.role]};border-right:1px solid #fff")
+    return f'<div title="{title}" style="{style};{ADDED_STYLE if fresh else ""}"></div>'
+
+
+def _legend(entries: Sequence[Entry]) -> str:
+    """Tokens per role, in the colours of the bar."""
+    totals = {role: sum(e.tokens for e in entries if e.role == role) for role in ROLES}
+    items = [f'<span style="margin-right:14px;white-space:nowrap"><span style="display:'
+             f'inline-block;width:11px;height:11px;background:{ROLE_COLORS[role]};'
+             f'margin-right:4px"></span>{role} {fr(tokens)}</span>'
+             for role, tokens in totals.items() if tokens]
+    return f"<div>{''.join(items)}</div>"
+
+
+def ledger_table(entries: Sequence[Entry], added: int) -> str:
+    """The context entries as a table (role, tokens, label); the last `added` ones in bold."""
+    rows = [f'<tr style="{"font-weight:bold" if i >= len(entries) - added else ""}">'
+            f'<td style="color:{ROLE_COLORS[e.role]};padding-right:12px">{e.role}</td>'
+            f'<td style="text-align:right;padding-right:12px">{fr(e.tokens)}</td>'
+            f"<td>{html.escape(e.label)}</td></tr>" for i, e in enumerate(entries)]
+    return (f'<table style="{BOX};border-collapse:collapse"><tr><th align="left">rôle</th>'
+            f'<th align="right">tokens</th><th align="left">contenu</th></tr>{"".join(rows)}'
+            "</table>")
+
+
+def messages_block(messages: Sequence[Message]) -> str:
+    """messages[] as the API would receive it: pretty JSON, escaped."""
+    text = html.escape(json.dumps(list(messages), ensure_ascii=False, indent=2, default=str))
+    return (f'<div style="{BOX}">{len(messages)} message(s), plus la définition des outils :'
+            f'<pre style="white-space:pre-wrap;max-height:420px;overflow:auto">{text}</pre></div>')
+
+
+def mermaid_fence(mermaid: str) -> str:
+    """A Markdown ```mermaid block (Notebook 7 renders only this form), longer if needed."""
+    longest = max((len(run) for run in re.findall("`+", mermaid)), default=0)
+    fence = "`" * max(3, longest + 1)  # a label holding ``` must not close the block
+    return f"{fence}mermaid\n{mermaid}{fence}\n"
+
+
+STATIC_CLASS = "harness-static"  # stepper.css hides it wherever a live player is drawn
+
+
+def static_html(diagram: Diagram) -> str:
+    """The whole diagram, its hub view and its text version, for HTML exports and
+    viewers without a kernel.
+
+    Diagrams are written as nbconvert writes them (`<div class="jp-Mermaid"><pre
+    class="mermaid">`): its HTML export draws them when it can load Mermaid, and shows
+    their text otherwise. JupyterLab draws no Mermaid from HTML: nothing to render.
+    """
+    def block(mermaid: str) -> str:
+        return f'<div class="jp-Mermaid"><pre class="mermaid">{html.escape(mermaid)}</pre></div>'
+
+    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
+            f"</b> (copie statique du lecteur)</p>{block(to_mermaid(diagram, highlight=False))}"
+            f"<p>La même exécution, le harness au centre (vue hub) :</p>"
+            f"{block(hub_mermaid(diagram))}<details><summary>Version texte</summary>"
+            f'<pre style="white-space:pre-wrap">{html.escape(transcript(diagram))}</pre>'
+            "</details></div>")
+
+
+# The bill of a run: one line per model call.
+
+
+@dataclass(frozen=True)
+class TurnCost:
+    turn: int
+    context_tokens: int  # what this call sent: messages[] + tool definitions
+    billed_input_total: int  # input tokens billed from the first call up to this one
+
+
+def billing(trace: Trace) -> list[TurnCost]:
+    """For each model call (a "request" event): the context sent and the running input bill."""
+    costs: list[TurnCost] = []
+    for i, event in enumerate(trace.events):
+        if event.kind != "request":
+            continue
+        # The ledger recorded right after the request is exactly what was sent.
+        sent = sum(event.ledger.values()) or trace.tools_tokens + sum(
+            message_tokens(m) for m in trace.messages_at(i))
+        billed = (costs[-1].billed_input_total if costs else 0) + sent
+        costs.append(TurnCost(event.turn, sent, billed))
+    return costs
+
+
+def context_chart(trace: Trace) -> str:
+    """A table of bars: the context of each call, and the input billed so far."""
+    costs = billing(trace)
+    if not costs:
+        return f'<div style="{BOX}">Aucun appel au modèle dans cette trace.</div>'
+    scale = costs[-1].billed_input_total
+    rows = [f'<tr><td style="padding-right:10px">tour {c.turn}</td>'
+            f"<td>{_bar(c.context_tokens, scale, ROLE_COLORS['assistant'])}</td>"
+            f"<td>{_bar(c.billed_input_total, scale, ROLE_COLORS['tool'])}</td></tr>"
+            for c in costs]
+    last = costs[-1]
+    return (f'<table style="{BOX};border-collapse:collapse;width:100%"><caption style="'
+            'text-align:left">Chaque appel renvoie tout le contexte : le total facturé croît '
+            'comme le carré du nombre de tours.</caption><tr><th align="left">appel</th>'
+            '<th align="left">contexte envoyé</th><th align="left">entrée facturée (cumul)'
+            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{len(costs)} appel(s) : '
+            f"<b>{fr(last.billed_input_total)}</b> tokens facturés en entrée, pour un dernier "
+            f"contexte de {fr(last.context_tokens)} tokens.</div>")
+
+
+def _bar(tokens: int, scale: int, color: str) -> str:
+    # At most 75 % of the cell, so that the number still fits beside the longest bar.
+    return (f'<div style="display:flex;align-items:center;gap:6px"><div style="flex:none;'
+            f'width:{75 * tokens / max(scale, 1):.3f}%;min-width:2px;height:14px;'
+            f'background:{color}"></div><span>{fr(tokens)}</span></div>')

@@ -1,0 +1,237 @@
+"""What a course diagram is: steps (arrows), what each adds to messages[], and the context.
+
+A `Diagram` comes from annotated Mermaid text (`mermaid.parse`, the chapter's
+three diagrams) or from a real run (`from_trace`). Either way each step is one
+arrow, with the context entries it adds, so the context after any step can be
+counted: that is the course's context bar.
+
+>>> d = Diagram("Deux tours", "", (), (Entry("system", 1200, "Prompt système"),), (
+...     Step(1, "U", "H", "->>", "Lis README.md", (Entry("user", 15, "Lis README.md"),)),
+...     Step(2, "H", "M", "->>", "messages[]", turn=1)))
+>>> total_at(d, 0), totals_at(d, 2), peak(d)
+(1200, {'system': 1200, 'user': 15}, 1215)
+>>> print(transcript(d).splitlines()[2])
+Étape 1/2 — U → H : Lis README.md (contexte : 1\u202f215 tokens)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import HarnessError
+from ...messages import Message
+from ...text import french_number as fr  # short: the transcripts and charts use it a lot
+from ...text import one_line, shorten
+from ...tokens import ROLE_ALIASES, message_tokens, tools_tokens
+from ...trace import Event, Trace
+from .trace_diagram import ROUTES, TOOL_LOOP, count, gist, message_label, note
+
+ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
+KEPT_BY_COMPACTION = ("system", "tools")
+
+
+class DiagramError(HarnessError, ValueError):
+    """A diagram that breaks the grammar; `line` says where (counted from 1)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"ligne {line} : {message}" if line else message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Entry:
+    role: str  # system, tools, user, assistant, tool, or compact (a summary)
+    tokens: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Participant:
+    id: str  # the name used in the arrows: H
+    label: str  # the name shown: Harness
+    kind: str = "participant"  # or "actor"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One arrow. `turn` counts the arrows sent to the model so far, this one included."""
+
+    index: int  # from 1
+    source: str
+    target: str
+    arrow: str  # ->>, -->>, -> or -->
+    text: str
+    entries: tuple[Entry, ...] = ()  # what this step adds to messages[]
+    note: str = ""
+    loop: str | None = None  # label of the enclosing loop
+    turn: int = 0
+    messages: Sequence[Message] | None = None  # messages[] after this step (traces only)
+
+
+class MessagesView(Sequence[Message]):
+    """messages[] after one step of a trace: a view on the run's growing list, not a copy.
+
+    A copy per step made from_trace quadratic (20 000 steps: seconds). A view costs
+    nothing, and compares equal to the tuple it stands for.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # like the list it looks into
+
+    def __init__(self, every: list[Message], length: int) -> None:
+        self._every, self._length = every, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return tuple(self._every[: self._length][k])
+        if not -self._length <= k < self._length:
+            raise IndexError(k)
+        return self._every[k % self._length]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (tuple, MessagesView)) and tuple(self) == tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@dataclass(frozen=True)
+class Diagram:
+    title: str
+    description: str
+    participants: tuple[Participant, ...]
+    initial: tuple[Entry, ...]  # the context before the first arrow
+    steps: tuple[Step, ...]
+    budget: int | None = None
+    source: str = ""  # the Mermaid text it was read from ("" when built from a trace)
+
+
+def ledger_at(diagram: Diagram, k: int) -> list[Entry]:
+    """The context entries after step k (k = 0: the starting context only)."""
+    if not 0 <= k <= len(diagram.steps):
+        raise DiagramError(f"étape {k} hors du diagramme (0 à {len(diagram.steps)})")
+    context: list[Entry] = []
+    for entry in [*diagram.initial, *(e for step in diagram.steps[:k] for e in step.entries)]:
+        if entry.role == "compact":
+            # A summary replaces the conversation; the system prompt and tools stay.
+            context = [e for e in context if e.role in KEPT_BY_COMPACTION]
+        context.append(entry)
+    return context
+
+
+def totals_at(diagram: Diagram, k: int) -> dict[str, int]:
+    """Tokens per role after step k, in the order of ROLES (absent roles left out)."""
+    totals: dict[str, int] = {}
+    for entry in sorted(ledger_at(diagram, k), key=lambda e: ROLES.index(e.role)):
+        totals[entry.role] = totals.get(entry.role, 0) + entry.tokens
+    return totals
+
+
+def total_at(diagram: Diagram, k: int) -> int:
+    return sum(entry.tokens for entry in ledger_at(diagram, k))
+
+
+def peak(diagram: Diagram) -> int:
+    """The largest context of the whole diagram: the scale of the context bar."""
+    return max(running_totals(diagram))
+
+
+def running_totals(diagram: Diagram) -> list[int]:
+    """total_at(diagram, k) for every k from 0, in one pass (counting as ledger_at does).
+
+    total_at for every k would be quadratic: the player asks for the peak at every
+    step, and the transcript says the context at every step.
+    """
+    kept = total = 0  # kept: the system and tools tokens that a compaction keeps
+    totals = []
+    for entries in (diagram.initial, *(step.entries for step in diagram.steps)):
+        for entry in entries:
+            total = kept if entry.role == "compact" else total
+            total += entry.tokens
+            kept += entry.tokens if entry.role in KEPT_BY_COMPACTION else 0
+        totals.append(total)
+    return totals
+
+
+def transcript(diagram: Diagram) -> str:
+    """Every step in plain French, for screen readers and for reading offline."""
+    names = {p.id: p.label for p in diagram.participants}
+    lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
+    totals = running_totals(diagram)  # one pass: total_at at each step would be quadratic
+    lines.append(f"Contexte de départ : {fr(totals[0])} tokens.")
+    loop = None
+    for step in diagram.steps:
+        if step.loop != loop:  # say where loops start and end, as the picture does
+            lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
+            lines += [f"Début de la boucle « {step.loop} »."] if step.loop is not None else []
+            loop = step.loop
+        who = f"{names.get(step.source, step.source)} → {names.get(step.target, step.target)}"
+        lines.append(f"Étape {step.index}/{len(diagram.steps)} — {who} : {one_line(step.text)}"
+                     f" (contexte : {fr(totals[step.index])} tokens)")
+        lines += [f"  Ajouté : {e.role}, {fr(e.tokens)} tokens, {one_line(e.label)}"
+                  for e in step.entries]
+        lines += [f"  {one_line(step.note)}"] if step.note else []
+    lines += [f"Fin de la boucle « {loop} »."] if loop is not None else []
+    return "\n".join(line for line in lines if line)
+
+
+# A run as a diagram: one step per Event, with the chapter's participants.
+# Each event's arrow, label and note come from trace_diagram.py.
+
+
+def from_trace(trace: Trace) -> Diagram:
+    """A real run, step by step: its messages, and their estimated size in tokens."""
+    events, steps, turn = trace.events, [], 0
+    tool_results = [i for i, e in enumerate(events) if e.kind == "tool_result"]
+    first_request = next((i for i, e in enumerate(events) if e.kind == "request"), 0)
+    # The loop frame spans the turns that asked for tools, as in the chapter.
+    loop = range(first_request, tool_results[-1] + 1) if tool_results else range(0)
+    sent = [trace.system] if trace.system else []  # messages[], grown one event at a time
+    for i, event in enumerate(events):
+        source, arrow, target = ROUTES[event.kind]
+        turn += target == "M"
+        sent += [event.message] if event.message is not None else []
+        messages = MessagesView(sent, len(sent))  # trace.messages_at(i), without a copy
+        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(gist(event.text))),
+                          _entries(event), note(event, len(messages)),
+                          TOOL_LOOP if i in loop else None, turn, messages))
+    task = next((one_line(e.text) for e in events if e.kind == "task"), "")
+    participants = (Participant("U", "Personne"), Participant("H", "Harness"),
+                    Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
+    description = (f"Une exécution réelle : {count(len(steps), 'étape')}, "
+                   f"{count(turn, 'appel')} au modèle. "
+                   "Chaque étape montre ce que messages[] contient.")
+    return Diagram(shorten(task or "Trace d’une exécution"), description, participants,
+                   _initial(trace), tuple(steps))
+
+
+def _initial(trace: Trace) -> tuple[Entry, ...]:
+    entries = [Entry("system", message_tokens(trace.system), "Prompt système")] \
+        if trace.system is not None else []
+    functions = [s.get("function") for s in trace.tools if isinstance(s, dict)]
+    names = [str(f.get("name")) for f in functions if isinstance(f, dict)]
+    if tokens := trace.tools_tokens or tools_tokens(trace.tools):
+        entries.append(Entry("tools", tokens, shorten("Définitions de " + ", ".join(names))
+                             if names else "Définition des outils"))
+    return tuple(entries)
+
+
+def _tools_label(trace: Trace) -> str:
+    """The tool's own name when the run used only one tool, else « Outils »."""
+    used = {str(e.data.get("tool")) for e in trace.events if e.kind == "tool_call"}
+    return shorten(one_line(used.pop()), 40) if len(used) == 1 else "Outils"
+
+
+def _entries(event: Event) -> tuple[Entry, ...]:
+    message = event.message
+    if not isinstance(message, dict):
+        return ()
+    role = ROLE_ALIASES.get(message.get("role"), message.get("role"))
+    if role not in ROLES:
+        return ()
+    label = shorten(one_line(message_label(message)))
+    return (Entry(role, message_tokens(message), label),)

@@ -1,0 +1,14 @@
+"""Questions and graders: the learner answers, the course checks.
+
+    questions.py      the question bank (every question of the course, by id)
+    answers.py        grading without widgets: choices, numbers, short texts, open questions
+    french.py         numbers and texts as French speakers type them
+    widgets.py        question(id), check_answer(id, x), « jouez le rôle du harness »
+    question.py (+.js, .css)  a question in the page: one anywidget model
+    tool_message.py   the checks of a tool message written by hand
+    hand_harness.py   be the harness for a whole mission, each step checked
+    targets.py        the goals of a ✏️ cell, ticked by themselves
+    grader.py         notebook 08: your own loop, run on the chapter's missions and graded
+
+Imports the harness, drawing/, missions/, player/ and playground/.
+"""

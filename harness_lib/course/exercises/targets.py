@@ -1,0 +1,126 @@
+"""Targets for a ✏️ cell: « obtenez l'erreur … », ticked by themselves when reached.
+
+A `Targets` list shows each goal with ○, then ✔ once a result reaches it: `check(result)`
+reads what send() returned (the API's refusal, or the model's reply) or the `reason` a
+run stopped for. The learner never ticks anything by hand: the result says it.
+
+>>> from harness_lib.errors import ApiError
+>>> goals = Targets([Target("obtenez un refus", lambda r: isinstance(r, ApiError))])
+>>> goals.check("pas un refus"), goals.check(ApiError(400, "non"))
+([], ['obtenez un refus'])
+>>> print(goals.text())
+✔ obtenez un refus
+1 / 1 cible atteinte.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import ApiError
+from ...models import Completion
+
+
+@dataclass(frozen=True)
+class Target:
+    label: str  # French, with `code` between backquotes
+    reached: Callable[[object], bool]  # does this result reach the target?
+
+
+def refusal(text: str) -> Callable[[object], bool]:
+    """Reached by an API refusal whose provider text contains `text`."""
+    return lambda result: isinstance(result, ApiError) and text in result.message
+
+
+def stop(reason: str) -> Callable[[object], bool]:
+    """Reached by a run (or its reason) that stopped for `reason`."""
+    return lambda result: getattr(result, "reason", result) == reason
+
+
+def final_answer(result: object) -> bool:
+    return isinstance(result, Completion) and not result.tool_calls
+
+
+class Targets:
+    """The goals of one ✏️ cell, each ✔ once reached; a widget that updates itself."""
+
+    def __init__(self, targets: Sequence[Target]) -> None:
+        self.targets = list(targets)
+        self.done: set[int] = set()
+        self._view: Any = None  # the HTML widget, built when first displayed
+
+    def check(self, result: object) -> list[str]:
+        """Tick what `result` reaches; return the labels newly ticked. Never raises."""
+        new = []
+        for i, target in enumerate(self.targets):
+            try:
+                hit = i not in self.done and bool(target.reached(result))
+            except Exception:  # a strange result reaches nothing, and breaks nothing
+                hit = False
+            if hit:
+                self.done.add(i)
+                new.append(target.label)
+        if self._view is not None:
+            self._view.value = self.html()
+        return new
+
+    def text(self) -> str:
+        lines = [f"{'✔' if i in self.done else '○'} {t.label}" for i, t in enumerate(self.targets)]
+        plural = "s" if len(self.done) > 1 else ""
+        lines.append(f"{len(self.done)} / {len(self.targets)} cible{plural} atteinte{plural}.")
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        rows = "".join(
+            f'<li style="color:{"#2e7d32" if i in self.done else "#555"}">'
+            f'{"✔" if i in self.done else "○"} {code_html(t.label)}</li>'
+            for i, t in enumerate(self.targets))
+        return (f'<div class="harness-targets" style="border:1px solid #ccc;border-radius:6px;'
+                f'padding:4px 12px;margin:4px 0"><b>Cibles</b><ul style="list-style:none;'
+                f'padding-left:0;margin:4px 0">{rows}</ul>'
+                f"{html.escape(self.text().splitlines()[-1])}</div>")
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """Displayed as a widget that ticks by itself; as text where there is no kernel."""
+        import ipywidgets as w
+
+        if self._view is None:
+            self._view = w.HTML(self.html(), _dom_classes=["harness-targets-view"])
+        bundle = dict(self._view._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = self.text()
+        return bundle
+
+
+def code_html(label: str) -> str:
+    """HTML of a French text whose `code` stands between backquotes, as in Markdown."""
+    parts = html.escape(label).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def api_targets() -> Targets:
+    """Notebook 02's ✏️ messages[] cell: break the conversation in each way the API refuses."""
+    return Targets([
+        Target("obtenez une réponse finale du modèle (la conversation intacte)", final_answer),
+        Target("obtenez l’erreur `'call_9' not found` : un tool_call_id qui ne répond à "
+               "aucune demande", refusal("not found in 'tool_calls'")),
+        Target("obtenez l’erreur `Missing parameter 'tool_call_id'`",
+               refusal("Missing parameter 'tool_call_id'")),
+        Target("obtenez un résultat sans demande : `…must be a response to a preceeding "
+               "message with 'tool_calls'`", refusal("preceeding message")),
+        Target("obtenez une demande sans résultat : `…did not have response messages`",
+               refusal("did not have response messages")),
+        Target("obtenez un rôle refusé : `Invalid value: '…'`", refusal("Supported values are")),
+    ])
+
+
+def stop_targets() -> Targets:
+    """Notebook 05's ✏️ Limits(...) cell: make the harness stop for each of its reasons."""
+    return Targets([
+        Target(f"obtenez l’arrêt `{reason}` : {why}", stop(reason)) for reason, why in (
+            ("budget", "le budget de tokens ou de coût"),
+            ("failures", "des échecs d’outil d’affilée"),
+            ("max_turns", "la limite de tours"),
+            ("timeout", "un délai dépassé, pour le modèle ou pour un outil"))])

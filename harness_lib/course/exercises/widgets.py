@@ -1,0 +1,272 @@
+"""Exercise widgets: checked questions, open questions, and « jouez le rôle du harness ».
+
+A checked question (a choice, a number, a short text: answers.py) gives the feedback
+of the answer given, and only of it; a wrong answer leaves a second try, and the
+answer shows after the second wrong one, or on « Voir la réponse ». The course's
+questions live by id in questions.py: a cell says `question("07-normal")`, so its
+source shows no answer. Each call builds fresh widgets: re-running a cell starts over.
+A question is one widget model (question.py, its page in question.js): the page sends
+the answer given, this module grades it and writes the feedback back.
+
+>>> q = Question("Qui exécute read_file ?", ["Le modèle", "Le harness"], correct=1,
+...              feedback=["Il ne fait que demander.", "Oui : il exécute, puis renvoie."])
+>>> q.widget.value = 0  # what the learner's click on the first choice sets
+>>> q.check()
+False
+>>> q.solved, "demander" in q.widget.feedback, "Le harness" in q.widget.feedback
+(False, True, False)
+>>> q.check_answer(1), q.check_answer(0)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .answers import MultipleChoice, Numeric, Open, ShortText, Spec, Verdict
+from .french import normalise, parse_number, typography
+from .tool_message import REQUEST, SKELETON, SOLUTION, Feedback, check_tool_message, feedback_html
+
+__all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "MultipleChoice",
+           "Numeric", "Open", "Prediction", "Question", "ShortText", "check_answer",
+           "check_tool_message", "exercise", "feedback_html", "harness_exercise", "question",
+           "solution"]
+
+EVENTS = {"check": "check", "show": "reveal"}  # a click in question.js -> the method it calls
+TRIES = 2  # wrong answers before the answer shows: one mistake is allowed, and explained
+# « Jouez le rôle du harness » is made of ipywidgets: its HTML widget sets innerHTML, so
+# this <style> applies (paragraphs at the notebook's line height, not one widget's 28 px).
+STYLE = "<style>.harness-exercise .widget-html-content{line-height:1.5}</style>"
+
+
+class _Exercise:
+    """What the exercises share: a `widget`, shown by Jupyter, with a text fallback."""
+
+    widget: Any
+    summary: str = ""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget, and the text an HTML export or a static viewer shows instead
+        (ipywidgets' own bundle would build, and drop, a text repr of the widget)."""
+        view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
+        return {"application/vnd.jupyter.widget-view+json": view, "text/plain": self.summary}
+
+    def _clicked(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click in a question's page (question.js): {event: "check" or "show", value:
+        the answer given}. The answer is kept, then graded or the answer revealed."""
+        action = getattr(self, EVENTS.get(content.get("event"), ""), None) \
+            if isinstance(content, dict) else None
+        if action is not None:
+            value = content.get("value")  # the page sends a choice's index, or text
+            self.widget.value = value if isinstance(value, (int, str)) \
+                and not isinstance(value, bool) else None
+            action()
+
+
+def _box(w: Any, prompt: str, children: list[Any], layout: Any) -> Any:
+    """The exercise: its prompt (HTML, French typography), then its parts; the last part
+    is the feedback, an HTML too, whose style the prompt shares."""
+    text = w.HTML(STYLE + typography(prompt), layout=layout, style=children[-1].style)
+    return w.VBox([text, *children], layout=layout, _dom_classes=["harness-exercise"])
+
+
+def _looks(w: Any) -> tuple[Any, Any, Any]:
+    """A plain layout, a width:auto layout and a button style, shared by one exercise's
+    parts: each widget would otherwise create its own (one more widget model each). The
+    harness-* classes are given at creation too (how the browser test finds each part)."""
+    return w.Layout(), w.Layout(width="auto"), w.ButtonStyle()
+
+
+class Checked(_Exercise):
+    """A checked question in a widget: « Vérifier », then « Voir la réponse » if needed."""
+
+    def __init__(self, spec: MultipleChoice | Numeric | ShortText) -> None:
+        from .question import question_widget
+
+        self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
+        self.attempts = 0
+        choices = [typography(c) for c in getattr(spec, "choices", [])]
+        self.widget = question_widget(
+            kind="choice" if isinstance(spec, MultipleChoice) else "text",
+            prompt=typography(spec.prompt), choices=choices, placeholder="Votre réponse",
+            check_label="Vérifier", show_label="Voir la réponse")
+        self.widget.on_msg(self._clicked)
+        self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
+
+    @property
+    def solution(self) -> Any:
+        return self.spec.solution
+
+    def check_answer(self, answer: Any) -> bool:
+        """Grade `answer` without touching the widget (for tests and notebook asserts)."""
+        return self.spec.grade(answer).ok is True
+
+    def check(self) -> bool | None:
+        """Grade the answer in the widget and show its feedback; None if it is no answer."""
+        answer = self.widget.value
+        verdict = self.spec.grade(answer)
+        if verdict.ok is None:
+            self._say(verdict.text)
+        elif verdict.ok:
+            self.attempts += 1
+            self.solved = True
+            self._say(f"✔ {verdict.text}")
+        else:
+            self._wrong(answer, verdict)
+        return verdict.ok
+
+    def _wrong(self, answer: Any, verdict: Verdict) -> None:
+        key = self._key(answer)
+        if key in self.tried:  # the same answer again: no try lost, same feedback
+            self._say(f"✘ Vous avez déjà essayé cette réponse. {verdict.text}")
+            return
+        self.attempts += 1
+        self.tried.append(key)
+        if len(self.tried) >= TRIES or self.revealed:
+            self.revealed = True
+            self._say(f"✘ {verdict.text}", self.spec.reveal())
+        else:
+            self._say(f"✘ Pas tout à fait. {verdict.text}", "Réfléchissez et essayez encore : "
+                      "la réponse s’affichera après un second essai, ou avec « Voir la réponse ».")
+
+    def _key(self, answer: Any) -> Any:
+        """Two typings of one wrong answer are one try (« 36 000 » and « 36000 »)."""
+        if isinstance(self.spec, Numeric):
+            return parse_number(answer)  # graded already: it is a number
+        return normalise(answer) if isinstance(self.spec, ShortText) else answer
+
+    def reveal(self) -> None:
+        self.revealed = True
+        self._say(self.spec.reveal())
+
+    def _say(self, *paragraphs: str) -> None:
+        self.widget.feedback = "".join(f"<p>{typography(p)}</p>" for p in paragraphs if p)
+
+
+class Question(Checked):
+    """A multiple-choice question: `prompt` and `feedback` are HTML, `choices` plain text."""
+
+    def __init__(self, prompt: str, choices: Sequence[str], correct: int,
+                 feedback: Sequence[str]) -> None:
+        super().__init__(MultipleChoice(prompt, tuple(choices), correct, tuple(feedback)))
+
+
+class Prediction(_Exercise):
+    """An open question: the learner writes an answer, then reveals `reveal` (HTML)."""
+
+    def __init__(self, prompt: str, reveal: str, button: str = "Révéler") -> None:
+        from .question import question_widget
+
+        self.reveal_html = reveal
+        self.widget = question_widget(kind="open", prompt=typography(prompt),
+                                      placeholder="Votre réponse…", show_label=button)
+        self.widget.on_msg(self._clicked)
+        self.summary = _plain(prompt)
+
+    @property
+    def solution(self) -> str:
+        return self.reveal_html
+
+    def reveal(self) -> None:
+        guess = str(self.widget.value or "").strip()
+        mine = (f"<p>Votre réponse : <i>{html.escape(guess)}</i></p>" if guess else
+                "<p>(Rien d’écrit : la prochaine fois, écrivez d’abord votre réponse.)</p>")
+        self.widget.feedback = mine + typography(self.reveal_html)
+
+
+def exercise(spec: Spec) -> Checked | Prediction:
+    """The widget for a question of answers.py."""
+    if isinstance(spec, Open):
+        return Prediction(spec.prompt, spec.model_answer, spec.button)
+    return Checked(spec)
+
+
+def question(name: str) -> Checked | Prediction:
+    """The course's question `name` (questions.py), as a fresh widget."""
+    return exercise(_spec(name))
+
+
+def check_answer(name: str, answer: Any) -> bool:
+    """Whether `answer` is right for the course's question `name`, with no widget built
+    (a notebook's asserts: a widget nobody sees would still cost its kernel messages).
+
+    >>> check_answer("04-facture", "234 000"), check_answer("04-facture", 36_000)
+    (True, False)
+    """
+    spec = _spec(name)
+    return not isinstance(spec, Open) and spec.grade(answer).ok is True
+
+
+def solution(name: str) -> Any:
+    """The answer of the course's question `name`: its model answer for an open one."""
+    return _spec(name).solution
+
+
+def _spec(name: str) -> Spec:
+    from .questions import QUESTIONS
+
+    if name not in QUESTIONS:
+        raise KeyError(f"question inconnue : {name!r} "
+                       "(voir harness_lib/course/exercises/questions.py)")
+    return QUESTIONS[name]
+
+
+def _plain(prompt: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", prompt)).strip()
+
+
+class HarnessExercise(_Exercise):
+    """Play the harness: write the tool message for read_file("README.md") on a missing file."""
+
+    def __init__(self, skeleton: str = SKELETON) -> None:
+        import ipywidgets as w
+
+        self.attempts, self.solved = 0, False
+        plain, auto, buttons = _looks(w)
+        self.text = w.Textarea(value=skeleton, layout=w.Layout(width="100%", height="8em"))
+        self.button = w.Button(description="Vérifier", button_style="primary", layout=plain,
+                               style=buttons)
+        self.show = w.Button(description="Voir la solution", layout=auto, style=buttons)
+        self.feedback = w.HTML(layout=plain)
+        self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
+                        "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
+        request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))
+        intro = (f"<p>{html.escape(self.summary)}</p><p>La demande du modèle :</p>"
+                 f"<pre>{request}</pre>")
+        row = w.HBox([self.button, self.show], layout=plain)
+        self.widget = _box(w, intro, [self.text, row, self.feedback], plain)
+        self.button.on_click(lambda _: self.check())
+        self.show.on_click(lambda _: self._reveal())
+
+    def check(self) -> list[Feedback]:
+        """Check the textarea and show ✔/✘ per field. Never raises."""
+        try:
+            items = check_tool_message(self.text.value)
+        except Exception as err:  # a bug of ours must not break the exercise
+            items = [Feedback(False, "message", f"Vérification impossible ({err!r}).")]
+        self.attempts += 1
+        self.solved = all(item.ok for item in items)
+        self.feedback.value = feedback_html(items) + self._after()
+        return items
+
+    def _after(self) -> str:
+        if self.solved:
+            return ("<p>Bravo : c’est le message que le harness ajoute. Au prochain appel, le "
+                    "modèle lit l’erreur et change de stratégie (list_files).</p>")
+        return self._solution() if self.attempts >= 3 else ""  # stuck: show, don't lose them
+
+    def _solution(self) -> str:
+        return f"<p>Une solution : <code>{html.escape(json.dumps(SOLUTION, ensure_ascii=False))}" \
+               "</code></p>"
+
+    def _reveal(self) -> None:
+        self.feedback.value = self._solution()
+
+
+def harness_exercise() -> HarnessExercise:
+    """A fresh « jouez le rôle du harness » exercise (display it as a cell's last line)."""
+    return HarnessExercise()

@@ -1,0 +1,11 @@
+"""The player: a run or a chapter diagram, step by step, in the notebook.
+
+    player.py          Player, run_live: build the widget, prepare steps, follow a live run
+    state.py           what one step shows (drawing, note, « Que sait le modèle ? », the bar)
+    narration.py       what each step says: its note and its status
+    panels.py          the stacks of prepared drawings, batch by batch
+    stepper.py (+.js, .css)  the controls, running in the browser (an anywidget)
+    browser_widget.py  the base of the course's own anywidgets (stepper, question)
+
+Imports the harness and drawing/; never the playground, the exercises or the lessons.
+"""

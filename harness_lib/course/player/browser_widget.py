@@ -1,0 +1,37 @@
+"""The base of the course's own widgets: an anywidget whose browser code and style are
+two files next to the module that defines it, `<module>.js` and `<module>.css` (readable,
+no build step).
+
+`player/stepper.py` (the player's controls and text) and `exercises/question.py` (a
+question) subclass `browser_widget(__file__)` with their own traits.
+anywidget (and ipywidgets under it) load at the first call: `import harness_lib` stays
+light.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+@cache
+def browser_widget(module_file: str) -> type:
+    """An AnyWidget class with the code and style of the `.js` and `.css` beside `module_file`."""
+    import anywidget
+    import ipywidgets as widgets
+    import traitlets
+
+    module = Path(module_file)
+
+    class BrowserWidget(anywidget.AnyWidget):  # type: ignore[misc]
+        # Class traits: AnyWidget.__init__ would add them to each instance with
+        # add_traits, which builds a new class every time.
+        _esm = traitlets.Unicode(module.with_suffix(".js").read_text("utf-8")).tag(sync=True)
+        _css = traitlets.Unicode(module.with_suffix(".css").read_text("utf-8")).tag(sync=True)
+        _anywidget_id = traitlets.Unicode(f"harness_lib.course.{module.stem}").tag(sync=True)
+
+        def __init__(self, **kwargs: Any) -> None:
+            widgets.DOMWidget.__init__(self, **kwargs)  # the traits are already there
+
+    return BrowserWidget

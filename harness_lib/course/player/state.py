@@ -1,0 +1,180 @@
+"""What the player shows at step k, as data and HTML: a pure function, testable without a browser.
+
+`state(diagram, k)` gathers everything of one step: the diagram as drawn (the last
+`WINDOW` arrows, the current one highlighted), the hub view, the note (never
+empty), the context and its bar, what the model knows. `player.py` prepares these
+once per step and lets the browser switch between them.
+
+>>> from harness_lib.course.drawing.mermaid import chapter_diagram
+>>> s = state(chapter_diagram("deux_tours"), 3)
+>>> s.step_label, s.totals
+('étape 3 sur 9', {'system': 1200, 'tools': 150, 'user': 15, 'assistant': 25})
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import json
+from dataclasses import dataclass, field
+
+from ...messages import Message
+from ...text import one_line
+from ..drawing import charts
+from ..drawing.diagram import Diagram, Entry, ledger_at, peak, total_at, totals_at
+from ..drawing.hub import hub_mermaid
+from ..drawing.mermaid import ASIDE, to_mermaid
+from .narration import step_note
+
+# At most this many arrows are drawn: with its controls, note and context bar, the
+# player then fits in a laptop's window, and its text keeps about the body's size.
+WINDOW = 8
+LABEL = 40  # the most characters of an arrow's label in the player; the note gives it whole
+# How the player's diagrams are drawn: text at 15 px (the notebook's body is 14 px),
+# narrow participant boxes, tight margins, no second row of participants at the
+# bottom (the current arrow is the last thing drawn). The browser shrinks a drawing
+# wider than the cell, text included: labels are cut so that it stays within FIT px
+# (Lab's output area is 588 px wide in an 800 px window: text stays above 13 px),
+# estimated with CHAR_PX (measured: within 6 % of Mermaid's own widths).
+LOOK = {"mirrorActors": False, "messageFontSize": 15, "actorFontSize": 15, "noteFontSize": 14,
+        "width": 100, "height": 40, "actorMargin": 20, "diagramMarginX": 8, "boxMargin": 6,
+        "noteMargin": 6, "messageMargin": 24}  # Mermaid's sequence settings, in pixels
+FIT, CHAR_PX, PAD = 680, 8.5, 24  # PAD: the room Mermaid leaves around a label
+EN_PX = LOOK["messageFontSize"] / 2  # an en space, half an em
+DISPLAY = "%%{init: " + json.dumps({"sequence": LOOK}) + "}%%\n"
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    step: int  # 0 .. total
+    total: int  # number of steps (arrows)
+    turn: int  # model calls so far
+    turns: int  # model calls in the whole diagram
+    mermaid: str  # the sequence diagram as the player draws it at this step
+    note: str
+    totals: dict[str, int]  # tokens per role
+    added: tuple[Entry, ...]  # entries still in the context that this step added
+    context: tuple[Entry, ...]  # the whole context after this step
+    messages: list[Message] | None  # messages[] after this step (diagrams built from a trace)
+    bar_html: str
+    status: str = ""
+    step_label: str = ""  # « étape k sur N »
+    turn_label: str = ""  # « tour n / N », inside a loop or for a trace, else ""
+    diagram: Diagram | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def hub(self) -> str:
+        """The hub view at this step (a Mermaid flowchart), drawn only when asked for."""
+        return hub_mermaid(self.diagram, self.step) if self.diagram is not None else ""
+
+
+def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) -> PlayerState:
+    """What the player shows at step k (raises DiagramError if k is out of range).
+
+    `scale`: the width of the context bar in tokens; by default the larger of the
+    diagram's peak and its budget (pass it when asking for many steps: it is the same).
+    """
+    context, steps = ledger_at(diagram, k), diagram.steps
+    step = steps[k - 1] if k else None
+    entries = step.entries if step else ()
+    # A compaction clears what came before it: only entries from the last one on survive.
+    kept = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].role == "compact"), 0)
+    added = entries[kept:]
+    replaced = total_at(diagram, k - 1) + sum(e.tokens for e in entries) - total_at(diagram, k) \
+        if k else 0
+    scale = scale or max(peak(diagram), diagram.budget or 0, 1)
+    turn, turns = (step.turn if step else 0), (steps[-1].turn if steps else 0)
+    limit = label_limit(diagram, k)
+    return PlayerState(
+        k, len(steps), turn, turns,
+        DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit),
+        _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context),
+        _messages(diagram, k),
+        charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
+        f"étape {k} sur {len(steps)}", turn_label(diagram, k), diagram)
+
+
+def _note(diagram: Diagram, k: int, limit: int) -> str:
+    """The step's note, and its label whole when the drawing had to cut it."""
+    text = one_line(diagram.steps[k - 1].text) if k else ""
+    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > limit else "")
+
+
+def label_limit(diagram: Diagram, k: int) -> int:
+    """The longest label, in characters, that keeps the drawing of step k within FIT px."""
+    arrows, columns = drawn_arrows(diagram, k)
+    limits = range(14, LABEL + 1, 2)
+    # The width grows with the limit: bisect for the first limit too wide (4 tries, not 14).
+    too_wide = bisect.bisect_left(limits, True, key=lambda n: _width(arrows, columns, n) > FIT)
+    return limits[too_wide - 1] if too_wide else 12
+
+
+def drawn_arrows(diagram: Diagram, k: int) -> tuple[list[tuple[int, int, int]], int]:
+    """The arrows drawn at step k, each as (source column, target column, label length),
+    and the number of columns: measured once, then tried at every limit."""
+    shown = diagram.steps[max(0, k - WINDOW):k]
+    involved = {pid for step in shown for pid in (step.source, step.target)}
+    # as mermaid.to_mermaid draws a window: only the participants its arrows involve
+    order = [p.id for p in diagram.participants if k <= WINDOW or p.id in involved]
+    column = {pid: i for i, pid in enumerate(order)}
+    return [(column[s.source], column[s.target], len(one_line(s.text))) for s in shown], len(order)
+
+
+def _width(arrows: list[tuple[int, int, int]], columns: int, limit: int) -> float:
+    """Mermaid's width for these arrows (columns, label length), roughly: each label
+    widens the gaps it spans."""
+    gaps = [LOOK["width"] + LOOK["actorMargin"]] * max(columns - 1, 0)
+    edges = [LOOK["width"] / 2 + LOOK["diagramMarginX"]] * 2  # left and right of the ends
+    for source, target, length in arrows:
+        need = min(length, limit) * CHAR_PX + PAD
+        a, b = sorted((source, target))
+        if a == b:  # a self-arrow's label, set aside (mermaid.aside), centred on its lifeline
+            half = (need + min(length, limit) * ASIDE * EN_PX) / 2
+            spans = [(gaps, a - 1) if a else (edges, 0), (gaps, a) if a < len(gaps) else (edges, 1)]
+            for where, i in spans:
+                where[i] = max(where[i], half)
+        elif sum(gaps[a:b]) < need:  # widen each spanned gap by an equal share
+            extra = (need - sum(gaps[a:b])) / (b - a)
+            gaps[a:b] = [gap + extra for gap in gaps[a:b]]
+    return sum(gaps) + sum(edges)
+
+
+def turn_label(diagram: Diagram, k: int) -> str:
+    """« tour n / N » at step k: inside a loop frame, or anywhere in a run; else ""."""
+    steps = diagram.steps
+    step = steps[k - 1] if k else None
+    if step is None or step.turn == 0:
+        return ""
+    traced = steps[0].messages is not None
+    return f"tour {step.turn} / {steps[-1].turn}" if traced or step.loop is not None else ""
+
+
+def _messages(diagram: Diagram, k: int) -> list[Message] | None:
+    if not diagram.steps or diagram.steps[0].messages is None:
+        return None  # a hand-written diagram: the context is only described
+    if k:
+        return list(diagram.steps[k - 1].messages or ())
+    first = diagram.steps[0]  # before step 1: its messages minus the one it added
+    return list((first.messages or ())[: len(first.messages or ()) - len(first.entries)])
+
+
+def text_html(s: PlayerState) -> str:
+    """The step's status (live runs), its note and its context bar, as one HTML block."""
+    # role="status": a screen reader announces « en attente du modèle… » by itself.
+    status = f'<div role="status"><b>{html.escape(s.status)}</b></div>' if s.status else ""
+    note = html.escape(s.note).replace("\n", "<br>")
+    return (f'{status}<p class="harness-note" style="font-size:15px;line-height:1.45;'
+            f'margin:4px 0">{note}</p>{s.bar_html}')
+
+
+def known_html(s: PlayerState) -> str:
+    """« Que sait le modèle ? »: messages[] of a run, or the described context of a diagram."""
+    return charts.messages_block(s.messages) if s.messages is not None \
+        else charts.ledger_table(s.context, len(s.added))
+
+
+def diagram_output(mermaid: str) -> dict:
+    """One display_data output: Lab draws text/vnd.mermaid, Notebook 7 only the Markdown fence."""
+    return {"output_type": "display_data", "metadata": {}, "data": {
+        "text/vnd.mermaid": mermaid, "text/markdown": charts.mermaid_fence(mermaid),
+        "text/plain": mermaid}}

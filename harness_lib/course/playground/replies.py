@@ -1,0 +1,189 @@
+"""What `playground.send()` shows: the model's reply, or the API's refusal, as HTML.
+
+Pure functions, no widgets: `render(result, problems)` takes what send() returns
+(a Completion or an error) and the problems check_conversation found.
+
+>>> from harness_lib.messages import check_conversation
+>>> problems = check_conversation([{"role": "tool", "content": "?"}])
+>>> page = render(problems[0].as_api_error(), problems)
+>>> "HTTP 400" in page and "tool_call_id" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ...errors import ApiError, HarnessError
+from ...messages import Problem, read_call
+from ...models import Completion
+from ...rules import got
+from ...text import french_number
+from ...tools import workspace_tools
+from ..drawing import charts
+from ..drawing.diagram import transcript
+from ..drawing.trace_diagram import count, message_label
+from ..missions.scenarios import example_workspace
+from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
+from .listing import messages_html
+
+# A coloured bar says the kind of answer, and the title says it in words.
+COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
+
+
+def outputs(messages: object, tools: object, result: object,
+            problems: Sequence[Problem] = ()) -> list[dict[str, str]]:
+    """What send() displays, as MIME bundles: the verdict, then (for a list of messages) the
+    conversation as a sequence diagram and the context bar of what the model receives."""
+    mark = locate(problems, result)
+    shown_first = {"text/html": render(result, problems, messages, mark),
+                   "text/plain": _plain(result)}
+    if not isinstance(messages, (list, tuple)):
+        return [shown_first]
+    try:
+        refused = isinstance(result, HarnessError)
+        diagram = conversation_diagram(messages, tools, _outcome(result), refused,
+                                       mark.index if mark else None)
+        text = mermaid_text(diagram, mark)
+        drawn = {"text/vnd.mermaid": text, "text/markdown": charts.mermaid_fence(text),
+                 "text/plain": transcript(diagram)}
+        bar = f"<p>Ce que le modèle reçoit :</p>{context_html(diagram)}"
+        return [shown_first, drawn, {"text/html": bar, "text/plain": "Contexte envoyé"}]
+    except Exception:  # the verdict matters most: a drawing that fails is left out
+        return [shown_first]
+
+
+def _outcome(result: object) -> str:
+    """The last arrow's label: the reply, the refusal, or why no answer came."""
+    if isinstance(result, Completion):
+        return "Réponse : " + message_label(result.message)
+    if isinstance(result, ApiError):
+        return str(result)
+    if isinstance(result, HarnessError):
+        return f"Appel impossible : {result.message}"
+    return "?"
+
+
+def _plain(result: object) -> str:
+    """The verdict in one line, for viewers without HTML."""
+    if isinstance(result, HarnessError):
+        return f"{result} — {result.explication}"
+    return _outcome(result)
+
+
+def render(result: object, problems: Sequence[Problem] = (), messages: object = None,
+           mark: Mark | None = None) -> str:
+    """HTML for a reply (tool calls or text) or an error (status, provider text, explication).
+
+    With `messages` and the `mark` of a refusal, the list follows, the refused message in red.
+    """
+    try:
+        if isinstance(result, Completion):
+            return _box("reply", "Réponse du modèle", _reply(result))
+        if isinstance(result, ApiError):
+            listed = messages_html(messages, mark) if mark is not None else ""
+            return _box("refused", _error_title(result),
+                        _error(result) + listed + _problems(problems))
+        if isinstance(result, HarnessError):
+            return _box("failed", "Appel impossible", f"<p>{_esc(result.explication)}</p>")
+        return _box("other", "Résultat inattendu", f"<code>{_esc(repr(result))}</code>")
+    except Exception as err:  # a strange reply must not break the display
+        return _box("other", "Affichage impossible", _esc(f"{type(err).__name__}: {err}"))
+
+
+def _reply(reply: Completion) -> str:
+    calls = reply.tool_calls
+    parts = []
+    if calls:
+        rows = "".join(_call_row(call) for call in calls)
+        parts.append(f"<p>Le modèle demande {count(len(calls), 'outil')}. Au harness de les "
+                     "exécuter, puis d’ajouter à messages[] ce message assistant et un message "
+                     "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
+                     f"{rows}</table>")
+    content = reply.message.get("content")
+    if content:
+        parts.append(f'<div style="white-space:pre-wrap">{_esc(content)}</div>')
+    if not calls:
+        parts.append("<p>Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.</p>")
+    usage = reply.usage or {}
+    tokens = (f", {french_number(usage['prompt_tokens'])} tokens en entrée"
+              if "prompt_tokens" in usage else "")
+    parts.append(f"<small>finish_reason : {_esc(reply.finish_reason)}{tokens}</small>")
+    return "".join(parts)
+
+
+def _call_row(request: dict[str, Any]) -> str:
+    call = read_call(request)  # the arguments as the model wrote them: JSON text
+    return (f"<tr><td><code>{_esc(call.id)}</code></td>"
+            f"<td><b>{_esc(call.name)}</b></td>"
+            f"<td><code>{_esc(call.text)}</code></td></tr>")
+
+
+def _error_title(error: ApiError) -> str:
+    if error.status is None:
+        return "Pas de réponse du modèle"
+    return f"L’API refuse la requête : HTTP {error.status}"
+
+
+def _error(error: ApiError) -> str:
+    body = error.body.get("error") if isinstance(error.body, dict) else None
+    param = body.get("param") if isinstance(body, dict) else None
+    rows = f"<li>Message du fournisseur : <code>{_esc(error.message)}</code></li>"
+    if param:
+        rows += f"<li>param : <code>{_esc(param)}</code></li>"
+    return f"<ul>{rows}<li>Explication : {_esc(error.explication)}</li></ul>"
+
+
+def _problems(problems: Sequence[Problem]) -> str:
+    if len(problems) < 2:  # the one problem is the refusal above: nothing more to list
+        return ""
+    items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems)
+    return (f"<p>Vérifié avant l’envoi : {len(problems)} problème(s) dans messages[]. L’API "
+            f"ne signale que le premier (ci-dessus) ; les voici tous :</p><ol>{items}</ol>")
+
+
+def _box(kind: str, title: str, body: str) -> str:
+    color = COLORS[kind]
+    return (f'<div style="border-left:4px solid {color};padding:4px 10px;margin:4px 0">'
+            f'<b style="color:{color}">{_esc(title)}</b>{body}</div>')
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value))
+
+
+def default_tools() -> list[dict[str, Any]]:
+    """The definitions of read_file, list_files, edit_file and bash, as sent to the model."""
+    return [tool.schema() for tool in workspace_tools(_example())]
+
+
+@cache
+def _example() -> Path:
+    return example_workspace("mini")  # one copy per kernel: only the schemas are used
+
+
+def tools_error(tools: object) -> ApiError | None:
+    """The API's answer when `tools` is not a list of objects (None when it is)."""
+    if isinstance(tools, list):
+        bad = next((i for i, t in enumerate(tools) if not isinstance(t, dict)), None)
+        if bad is None:
+            return None
+        where, value, expected = f"tools[{bad}]", tools[bad], "an object"
+    else:
+        where, value, expected = "tools", tools, "an array of objects"
+    kind = got(value)["got"]  # the API's name of its JSON type: "an integer", "null"...
+    return ApiError(400, f"Invalid type for '{where}': expected {expected}, but got {kind} "
+                    "instead.", explication=f"{where} doit être une liste de définitions "
+                    "d’outils ({\"type\": \"function\", \"function\": {...}}), ou None "
+                    "pour les quatre outils de l’espace de travail.")
+
+
+def unexpected(err: Exception) -> HarnessError:
+    """An error nobody planned for, told calmly: the kernel is fine."""
+    return HarnessError(f"{type(err).__name__}: {err}", explication=(
+        f"Erreur inattendue ({type(err).__name__}) : vérifiez messages[] et tools. "
+        "Rien n’est cassé : corrigez la cellule et relancez-la."))
