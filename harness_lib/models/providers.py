@@ -8,7 +8,7 @@ and returns the French sentence that says what to do, or None (then the status
 decides, http_errors.py).
 
 >>> why = explain(401, "Incorrect API key provided", "https://api.openai.com/v1")
->>> why[:43], "créez-en une sur https://platform.openai.com/api-keys" in why
+>>> why[:42], "créez-en une sur https://platform.openai.com/api-keys" in why
 ('Clé d’API invalide ou révoquée pour OpenAI', True)
 """
 
