@@ -4,8 +4,8 @@ OpenRouter writes the price of each call in `usage.cost`: the bill uses it first
 (recorder.py). Other servers do not, and a budget in dollars (`Limits.max_cost`)
 must still stop a run: then the price per million tokens comes from this table,
 for the course's default models (OpenRouter's list prices), or from OpenRouter's
-models list when online (`prices_from_models_list`, cached by the caller). A model in neither has no price: its cost is unknown, and
-the course says so.
+models list when online (`prices_from_models_list`, cached by the caller). A model
+in neither has no price: its cost is unknown, and the course says so.
 
 >>> known_price("openai/gpt-4o-mini")
 (0.15, 0.6)
