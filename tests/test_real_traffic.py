@@ -97,7 +97,8 @@ def assert_sent_back_whole(sent: dict[str, Any], recorded: dict[str, Any]) -> No
         if field != "tool_calls" and not (field == "content" and value is None and
                                           not recorded.get("tool_calls")):
             assert sent[field] == value, field
-    for call, original in zip(sent.get("tool_calls") or [], recorded.get("tool_calls") or []):
+    for call, original in zip(sent.get("tool_calls") or [], recorded.get("tool_calls") or [],
+                              strict=True):
         for field, value in original.items():
             if field == "function":  # `arguments` missing or an object: sent as JSON text
                 assert {**call[field], **value} == call[field], value
@@ -131,7 +132,9 @@ def test_recorded_tool_calls_run_and_their_message_goes_back_whole(sample: dict[
     assert ran == asked  # every call ran, in order
     sent = provider.requests[-1]["messages"]  # the last request carries the whole story
     assistants = [m for m in sent if m["role"] == "assistant"]
-    for message, original in zip(assistants, recorded_messages(sample)):
+    # The recorded final answer, if any, is never sent back: it ends the run.
+    with_calls = [m for m in recorded_messages(sample) if m.get("tool_calls")]
+    for message, original in zip(assistants, with_calls, strict=True):
         assert_sent_back_whole(message, original)
         results = [m["tool_call_id"] for m in sent if m["role"] == "tool"]
         assert {c["id"] for c in message.get("tool_calls") or []} <= set(results)  # RULE 2

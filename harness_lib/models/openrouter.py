@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import copy
 import os
-import threading
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 
@@ -33,13 +32,12 @@ from ..errors import ApiError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from ..text import french_number
+from .deadline import within
 from .http_errors import http_error
 from .model import DEFAULT_MODEL, Completion, Price
 from .prices import known_price, prices_from_models_list
 from .reply import embedded_error, parse_body, parse_completion
 from .wire import encode_request
-
-T = TypeVar("T")
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.
@@ -152,7 +150,7 @@ class OpenRouterModel:
         deadline = time.monotonic() + timeout
         attempt = 0
         while True:
-            status, header, data = _within(deadline, timeout,
+            status, header, data = within(deadline, timeout,
                                            partial(self._exchange, payload, deadline, timeout))
             if 200 <= status < 300:
                 body = parse_body(status, data)
@@ -202,30 +200,4 @@ class OpenRouterModel:
             why = BROKEN if isinstance(exc, httpx.DecodingError) else UNREACHABLE
             raise ApiError(None, f"{type(exc).__name__}: {exc}",
                            explication=why.format(url=self.url)) from exc
-
-
-def _within(deadline: float, timeout: float, work: Callable[[], T]) -> T:
-    """work() in a worker thread, which the caller waits for until the deadline, not later.
-
-    A read blocked in the network cannot be interrupted: the caller stops waiting, and the
-    worker ends on its own (its reads have a timeout, its loop checks the clock).
-    """
-    done: list[tuple[bool, Any]] = []
-
-    def worker() -> None:
-        try:
-            done.append((True, work()))
-        except BaseException as exc:  # raised again below, in the caller's thread
-            done.append((False, exc))
-
-    thread = threading.Thread(target=worker, daemon=True, name="harness-http")
-    thread.start()
-    thread.join(max(0.0, deadline - time.monotonic()))
-    if not done:
-        raise ModelTimeout(timeout)
-    ok, value = done[0]
-    if not ok:
-        raise value
-    result: T = value
-    return result
 

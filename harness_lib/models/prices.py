@@ -43,6 +43,8 @@ def prices_from_models_list(body: Any) -> dict[str, Price]:
     prices: dict[str, Price] = {}
     for model in body.get("data", []) if isinstance(body, dict) else []:
         pricing = model.get("pricing") if isinstance(model, dict) else None
+        if not isinstance(pricing, dict):
+            continue
         try:  # one odd entry (no pricing, "-1" for a variable price) must not lose the others
             prompt, completion = float(pricing["prompt"]), float(pricing["completion"])
         except (TypeError, KeyError, ValueError):

@@ -99,7 +99,7 @@ def parse_completion(data: Any, request: dict[str, Any], position: int = 0,
                        explication="L’API a répondu sans aucun message (`choices` vide) : "
                        "réessayez.")
     message, notes = assistant_message(raw, position)
-    if len(choices) > 1:  # the harness never asks for several (n=1): the first one is kept
+    if isinstance(choices, list) and len(choices) > 1:  # n=1 was asked: keep the first
         notes.append(f"{len(choices)} choix reçus : seul le premier entre dans messages[]")
     finish = first.get("finish_reason")
     if not isinstance(finish, str) or not finish:
@@ -120,5 +120,6 @@ def read_usage(usage: object) -> tuple[dict[str, int], float | None]:
     counts = {k: v for k, v in usage.items() if type(v) is int and v >= 0}
     cost = usage.get("cost")  # OpenRouter: dollars actually charged for this call
     counts.pop("cost", None)  # an integer cost (0) is a price, not a token count
-    valid = type(cost) in (int, float) and 0 <= cost < float("inf")
-    return counts, float(cost) if valid else None
+    if isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < float("inf"):
+        return counts, float(cost)  # not a boolean, NaN, or -1 for "unknown"
+    return counts, None
