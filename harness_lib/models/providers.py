@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-# host -> (name, where to get a key). The key always comes from OPENROUTER_API_KEY or api_key=.
-PROVIDERS = {
-    "openrouter.ai": ("OpenRouter", "https://openrouter.ai/keys"),
-    "api.openai.com": ("OpenAI", "https://platform.openai.com/api-keys"),
-    "generativelanguage.googleapis.com": ("Google (Gemini)", "https://aistudio.google.com/apikey"),
-    "api.mistral.ai": ("Mistral", "https://console.mistral.ai/api-keys"),
-    "api.deepseek.com": ("DeepSeek", "https://platform.deepseek.com/api_keys"),
-    "api.groq.com": ("Groq", "https://console.groq.com/keys"),
-    "api.together.xyz": ("Together", "https://api.together.ai/settings/api-keys"),
-    "api.anthropic.com": ("Anthropic", "https://console.anthropic.com/settings/keys"),
-}
+# (host, name, where to get a key). The key always comes from OPENROUTER_API_KEY or api_key=.
+PROVIDERS: tuple[tuple[str, str, str], ...] = (
+    ("openrouter.ai", "OpenRouter", "https://openrouter.ai/keys"),
+    ("api.openai.com", "OpenAI", "https://platform.openai.com/api-keys"),
+    ("generativelanguage.googleapis.com", "Google (Gemini)", "https://aistudio.google.com/apikey"),
+    ("api.mistral.ai", "Mistral", "https://console.mistral.ai/api-keys"),
+    ("api.deepseek.com", "DeepSeek", "https://platform.deepseek.com/api_keys"),
+    ("api.groq.com", "Groq", "https://console.groq.com/keys"),
+    ("api.together.xyz", "Together", "https://api.together.ai/settings/api-keys"),
+    ("api.anthropic.com", "Anthropic", "https://console.anthropic.com/settings/keys"),
+)
 NO_TOOLS = ("Ce modèle ne sait pas appeler d’outils : aucun fournisseur de OpenRouter ne le "
             "sert avec `tools`, or la boucle envoie toujours ses outils. Choisissez un modèle "
             "qui en a (la liste : https://openrouter.ai/models?supported_parameters=tools), "
@@ -48,7 +48,8 @@ def provider_of(url: str) -> tuple[str, str | None]:
     ('le serveur localhost:11434', None)
     """
     host = urlsplit(url).netloc.rsplit("@", 1)[-1]  # never a user:password part
-    name, page = PROVIDERS.get(host.split(":")[0], (f"le serveur {host or '?'}", None))
+    known = {known_host: (name, page) for known_host, name, page in PROVIDERS}
+    name, page = known.get(host.split(":")[0], (f"le serveur {host or '?'}", None))
     return name, page
 
 
