@@ -22,6 +22,8 @@ from .loop import SYSTEM_PROMPT, run
 from .messages import system
 from .models import MockModel, Model
 from .policy import cli_approver
+from .recorder import bill
+from .text import dollars as dollars_fr
 from .tools import Tool, workspace_tools
 from .trace import Event, Trace, describe
 
@@ -78,13 +80,14 @@ def run_mission(args: argparse.Namespace) -> int:
                            "guillemets ce que l’agent doit faire.")
     trace_file = _trace_file(args.trace) if args.trace else None
     workspace = _workspace(args)
-    model = MockModel() if args.mock else _real_model(args.model)
+    model = MockModel() if args.mock else _real_model(args.model, args.max_tokens)
     limits = Limits(max_turns=args.max_turns)
     print(f"Espace de travail : {workspace}")
     tools = workspace_tools(workspace)
     show = _printer(model, tools, limits, debug=args.debug)
     result = run(args.task, model, tools, limits=limits, approver=cli_approver, on_event=show)
     print(redact(f"\n{result.message}"))
+    print(cost_line(result.trace, model))
     if trace_file is not None:
         save_trace(result.trace, trace_file)
     return 0 if result.reason == "answer" else 1
@@ -143,10 +146,23 @@ def save_trace(trace: Trace, target: Path) -> None:
     print(f"Trace enregistrée : {target} (le notebook 07 la rejoue dans le lecteur)")
 
 
-def _real_model(name: str | None) -> Model:
+def _real_model(name: str | None, max_tokens: int | None) -> Model:
     from .models.openrouter import OpenRouterModel  # httpx is imported only on this path
 
-    return OpenRouterModel(name)
+    model = OpenRouterModel(name, max_tokens=max_tokens)
+    if model.price is None:  # not in the table: ask the server's models list (online)
+        model.price = model.fetch_price()
+    return model
+
+
+def cost_line(trace: Trace, model: Model) -> str:
+    """What the run cost, and who said so: the provider's bill, or tokens × a price."""
+    spent, sources = bill(trace)
+    if not sources or sources == {"unknown"}:
+        return f"Coût : inconnu (ni le fournisseur ni le prix de {model.name} ne le disent)."
+    said = {"provider": "facturé par le fournisseur", "price": "estimé au prix du modèle",
+            "unknown": "des appels sans prix comptés 0"}
+    return f"Coût : {dollars_fr(spent)} ({', '.join(said[s] for s in sorted(sources))})."
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -168,6 +184,8 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
     run_cmd.add_argument("--max-turns", type=positive_int, default=MAX_TURNS,
                          help=f"limite de tours ({MAX_TURNS})")
+    run_cmd.add_argument("--max-tokens", type=positive_int, default=None, metavar="N",
+                         help="longueur maximale de chaque réponse du modèle réel, en tokens")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
     run_cmd.add_argument("--trace", default=None, metavar="FICHIER.jsonl",
                          help="enregistrer la trace de l’exécution, pour la rejouer")

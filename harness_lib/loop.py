@@ -59,7 +59,7 @@ def run(
             return rec.stop("timeout", f"Arrêt : {after_colon(err.explication)}")
         except HarnessError as err:  # refused by the API, network down, no key...
             return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
-        # RULE 1: the assistant message goes into messages[] as is, tool_calls included.
+        # RULE 1: the assistant message goes into messages[] complete, every field included.
         rec.reply(reply)
         # EXIT: no tool request means the model has finished.
         if not reply.tool_calls:
@@ -109,6 +109,8 @@ def refusal(rec: Recorder, call: ToolCall, decision: Decision,
 
 def finish(rec: Recorder, reply: Completion) -> Run:
     """Check the final answer before returning it: a cut or withheld answer is not one."""
+    if reply.refusal:  # the model declined, in its provider's words: not an empty success
+        return rec.stop("refusal", f"Arrêt : le modèle refuse de répondre : « {reply.refusal} »")
     if reply.finish_reason == "content_filter":  # the provider withheld the answer
         return rec.stop("content_filter", "Arrêt : le fournisseur a bloqué la réponse "
                         "(filtre de contenu) : reformulez la mission, ou changez de modèle.")

@@ -59,7 +59,16 @@ TEXTS: dict[str, tuple[str, str | None, str]] = {
     "call_type": ("Invalid value: '{value}'. Supported values are: 'function' and 'custom'.",
                   "invalid_value", "{at} : {field} vaut « {short} » ; le type "
                   "d’une demande d’outil est « function »."),
+    # OpenAI's text for an image outside a user message (its `code` was not seen).
+    "image_role": ("Invalid '{path}'. Image URLs are only allowed for messages with role 'user', "
+                   "but this message with role '{role}' contains an image URL.", "invalid_value",
+                   "{at} : une image (image_url) n’est permise que dans un message user. Pour "
+                   "montrer une image au modèle, mettez-la dans un message user après les "
+                   "résultats d’outils."),
     # Errors in the logic of the conversation: `param` is "messages.[i].field", code null.
+    "content_null": ("Invalid value for 'content': expected a string, got null.", None, "{at} : "
+                     "content vaut null. Un message {role} porte toujours un texte, même vide "
+                     "(\"\") : un outil qui ne renvoie rien doit renvoyer \"\"."),
     "null": ("Invalid value for 'content': expected a string, got null.", None, "{at} : content "
              "manque ou vaut null, et il n’y a pas de tool_calls. Un message assistant "
              "contient un texte, des demandes d’outil, ou les deux."),

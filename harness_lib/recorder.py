@@ -57,10 +57,18 @@ class Recorder:
         self._add("request", f"Appel {turn} : {sent}", data={"turn": turn})
 
     def reply(self, reply: Completion) -> None:
-        """The assistant message, as it came (tool_calls included), and its cost."""
-        self._add("reply", reply_label(reply), reply.message,
-                  {"usage": reply.usage, "finish_reason": reply.finish_reason})
-        self._bill(reply)
+        """The assistant message, complete (RULE 1), and its cost.
+
+        `data` says what a view may not see in the message at a glance: the visible
+        reasoning, what the harness changed (`notes`), and who priced the call.
+        """
+        data: dict[str, Any] = {"usage": reply.usage, "finish_reason": reply.finish_reason}
+        if reply.reasoning:
+            data["reasoning"] = reply.reasoning
+        if reply.notes:
+            data["notes"] = reply.notes
+        data["cost"], data["cost_from"] = self._bill(reply)
+        self._add("reply", reply_label(reply), reply.message, data)
 
     def permission(self, call: ToolCall, decision: Decision) -> None:
         self._add("permission", f"Contrôle de permission : {decision.verdict}",
@@ -78,7 +86,7 @@ class Recorder:
                   {"tool": call.name, "id": call.id, "error": seen.is_error})
 
     def answer(self, reply: Completion) -> Run:
-        content = reply.message.get("content") or ""
+        content = reply.text  # a list of parts gives its text parts, never the reasoning
         self._add("answer", content)
         return Run(self.messages, self.trace, "answer", content)
 
@@ -97,18 +105,23 @@ class Recorder:
         """What the next model call would send: every call resends the whole context."""
         return sum(self.context.values())
 
-    def _bill(self, reply: Completion) -> None:
+    def _bill(self, reply: Completion) -> tuple[float, str]:
         """Add one call to the bill: the API's usage when given, else our estimate.
 
-        Called once the reply is appended: what was sent is everything before it.
+        Called before the reply is appended: what was sent is all of messages[].
+        Returns the call's dollars and who said them: "provider" (`usage.cost`),
+        "price" (tokens × the model's price) or "unknown" (no price: 0 is not a bill).
         """
         usage = reply.usage or {}
         sent = usage.get("prompt_tokens") or (
-            sum(message_tokens(m) for m in self.messages[:-1]) + tools_tokens(self.schemas)
+            sum(message_tokens(m) for m in self.messages) + tools_tokens(self.schemas)
         )
         received = usage.get("completion_tokens") or message_tokens(reply.message)
         self.spent_tokens += sent + received
-        self.spent_cost += cost(self.price, sent, received)
+        dollars, source = (reply.cost, "provider") if reply.cost is not None else (
+            cost(self.price, sent, received), "price" if self.price else "unknown")
+        self.spent_cost += dollars
+        return dollars, source
 
     def _add(self, kind: EventKind, text: str, message: Message | None = None,
              data: dict[str, Any] | None = None) -> None:
@@ -123,6 +136,16 @@ class Recorder:
                 self.on_event(event)
             except Exception as err:  # a broken listener (a widget) must not lose the run
                 warnings.warn(f"on_event a échoué : {err!r}", RuntimeWarning, stacklevel=3)
+
+
+def bill(trace: Trace) -> tuple[float, set[str]]:
+    """The dollars of a run's calls, and who priced them ({"provider"}, {"price"}...).
+
+    >>> bill(Trace(events=[Event("reply", 1, "", data={"cost": 0.002, "cost_from": "provider"})]))
+    (0.002, {'provider'})
+    """
+    replies = [e.data for e in trace.events if e.kind == "reply" and "cost_from" in e.data]
+    return sum(float(d.get("cost") or 0.0) for d in replies), {d["cost_from"] for d in replies}
 
 
 def reply_label(reply: Completion) -> str:

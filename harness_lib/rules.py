@@ -143,8 +143,8 @@ def _content_problems(i: int, msg: dict[Any, Any], role: str) -> list[Problem]:
     content = msg["content"]
     if isinstance(content, str):
         return _length(i, "content", content, role)
-    if content is None and not required:
-        return []
+    if content is None:  # OpenAI's own text for null, not its "invalid type" template
+        return [problem("content_null", i, "content", role)] if required else []
     if isinstance(content, list):  # a list of parts ({"type": "text", ...})
         if not content:
             return [problem("empty_parts", i, "content", role)]
@@ -164,6 +164,8 @@ def _part_problems(i: int, k: int, part: object, role: str) -> list[Problem]:
     if kind not in PART_FIELDS:
         return [problem("part_type", i, f"{where}.type", role, value=kind, short=short(kind))]
     allowed = PARTS.get(role, ())
+    if kind == "image_url" and role != "user":  # OpenAI's text names the message, not the part
+        return [problem("image_role", i, "", role)]
     if kind not in allowed:
         return [problem("part_role", i, f"{where}.type", role, value=kind, short=short(kind),
                         allowed=" ou ".join(allowed))]
@@ -215,8 +217,12 @@ def _call_problems(i: int, path: str, call: object) -> list[Problem]:
         problems.append(problem("call_type", i, f"{path}.type", "assistant", value=kind,
                                 short=short(kind)))
     if isinstance(call.get("function"), dict):
-        problems += _fields(i, f"{path}.function", call["function"], {"name": str,
-                                                                       "arguments": str})
+        function = call["function"]
+        problems += _fields(i, f"{path}.function", function, {"name": str, "arguments": str})
+        name = function.get("name")
+        if isinstance(name, str) and not NAME.fullmatch(name):  # OpenAI checks past calls too
+            problems.append(problem("pattern", i, f"{path}.function.name", "assistant",
+                                    short=short(name)))
     return problems
 
 

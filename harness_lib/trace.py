@@ -45,6 +45,7 @@ StopReason = Literal[
     "human",  # an action needs a human's yes, and nobody was there to ask
     "length",  # the final answer was cut by the model's length limit
     "content_filter",  # the provider's filter withheld the answer
+    "refusal",  # the model refused to answer (OpenAI's `refusal`), its words in Run.message
     "dead_end",  # a fixed pipeline (course/lessons/react.py) has no other path to try
 ]
 

@@ -256,7 +256,8 @@ def test_retry_after_never_exceeds_the_model_timeout(fake_openai, tools, tmp_pat
         ({"body": "<html>Maintenance</html>"}, "pas du JSON valide"),
         ({"body": {"id": "gen-1", "object": "chat.completion", "choices": []}}, "`choices` vide"),
         ({"body": {"usage": {"prompt_tokens": 3}}}, "`choices` vide"),
-        ({"body": error_body("Upstream provider crashed", 502)}, "indisponible"),  # in a 200
+        # In a 200, not transient (a transient code is retried: test_openrouter.py).
+        ({"body": error_body("Invalid tool schema", 400)}, "200, mais avec une erreur"),
     ],
     ids=["truncated", "dropped", "json-cut", "html", "no-choices", "no-choices-key", "error-200"],
 )

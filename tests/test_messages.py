@@ -252,12 +252,35 @@ RULES = {
         [{"role": "system", "content": [{"type": "text", "text": None}]}],
         [(0, "content[0].text", "Invalid type for 'messages[0].content[0].text': expected a "
           "string, but got null instead.", "messages[0].content[0].text", "invalid_type")]),
+    # OpenAI's text, quoted in OpenHands/OpenHands#7700 and openai/openai-node#1030.
     "an image in a tool message (text only)": (
         [user("x"), calls("call_1"), {"role": "tool", "tool_call_id": "call_1", "content": [
             {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}]}],
-        [(2, "content[0].type", "(harness) 'messages[2].content[0].type': a 'tool' message "
-          "accepts only parts of type text, not 'image_url'.", "messages[2].content[0].type",
+        [(2, "", "Invalid 'messages[2]'. Image URLs are only allowed for messages with role "
+          "'user', but this message with role 'tool' contains an image URL.", "messages[2]",
           "invalid_value")]),
+    "a sound in a tool message (text only)": (
+        [user("x"), calls("call_1"), {"role": "tool", "tool_call_id": "call_1", "content": [
+            {"type": "input_audio", "input_audio": {"data": "AA", "format": "mp3"}}]}],
+        [(2, "content[0].type", "(harness) 'messages[2].content[0].type': a 'tool' message "
+          "accepts only parts of type text, not 'input_audio'.", "messages[2].content[0].type",
+          "invalid_value")]),
+    # OpenAI's text, quoted in run-llama/llama_index#17555 and docker/docker-agent#63.
+    "user content null": (
+        [{"role": "user", "content": None}],
+        [(0, "content", "Invalid value for 'content': expected a string, got null.",
+          "messages.[0].content", None)]),
+    "tool content null": (
+        [user("x"), calls("call_1"), {"role": "tool", "tool_call_id": "call_1", "content": None}],
+        [(2, "content", "Invalid value for 'content': expected a string, got null.",
+          "messages.[2].content", None)]),
+    # OpenAI checks the names of past calls too: quoted in mcp-use/mcp-use#90.
+    "a past call whose name is outside the pattern": (
+        [user("x"), assistant(tool_calls=[tool_call("call_1", "functions.read file", {})]),
+         tool_result("call_1", "r")],
+        [(1, "tool_calls[0].function.name", "Invalid 'messages[1].tool_calls[0].function.name': "
+          "string does not match pattern. Expected a string that matches the pattern "
+          "'^[a-zA-Z0-9_-]+$'.", "messages[1].tool_calls[0].function.name", "invalid_value")]),
     "an empty list of parts": (
         [{"role": "user", "content": []}],
         [(0, "content", "Invalid 'messages[0].content': empty array. Expected an array with "

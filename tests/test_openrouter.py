@@ -106,20 +106,23 @@ def closed_port_url() -> str:
 def test_text_answer_finish_reason_and_usage() -> None:
     counts = {"prompt_tokens": 30, "completion_tokens": 4, "total_tokens": 34}
     usage = {**counts, "cost": 0.0001, "prompt_tokens_details": {"cached_tokens": 0}}
-    reply = text_reply("Bonjour !", finish_reason="length", usage=usage)
-    reply["choices"][0]["message"]["reasoning"] = "..."  # extra fields are dropped
+    reply = text_reply("Bonjour !", finish_reason="length", usage=usage)
+    reply["choices"][0]["message"]["reasoning"] = "Je salue."  # kept: it goes back (RULE 1)
     model, _, _ = mocked(httpx.Response(200, json=reply))
     completion = model.complete(USER, [])
-    assert completion.message == {"role": "assistant", "content": "Bonjour !"}
+    assert completion.message == {"role": "assistant", "content": "Bonjour !",
+                                  "reasoning": "Je salue."}
+    assert completion.reasoning == "Je salue." and completion.text == "Bonjour !"
     assert completion.finish_reason == "length"
-    assert completion.usage == counts  # OpenRouter's extras (cost, details) are dropped
+    assert completion.usage == counts  # token counts only; the details are not counts
+    assert completion.cost == 0.0001  # OpenRouter's own price of the call
     assert completion.tool_calls == []
 
 
 def test_tool_calls_come_back_in_canonical_shape() -> None:
     reply = tool_reply(("read_file", {"path": "README.md"}))
     call = reply["choices"][0]["message"]["tool_calls"][0]
-    call["index"] = 0  # some providers add this
+    call["index"] = 0  # some providers add this: kept, it goes back to them (RULE 1)
     call["function"]["arguments"] = {"path": "README.md"}  # and a few send an object
     model, _, _ = mocked(httpx.Response(200, json=reply))
     completion = model.complete(USER, [READ_FILE])
@@ -130,8 +133,23 @@ def test_tool_calls_come_back_in_canonical_shape() -> None:
             "id": call["id"],
             "type": "function",
             "function": {"name": "read_file", "arguments": '{"path": "README.md"}'},
+            "index": 0,
         }
     ]
+    assert completion.notes == ["tool_calls[0].function.arguments : objet écrit en texte JSON"]
+
+
+@pytest.mark.parametrize("missing", [{"id": ""}, {"id": None}, {}])
+def test_a_call_without_id_gets_a_local_one_its_result_can_answer(missing: dict[str, Any]
+                                                                  ) -> None:
+    reply = tool_reply(("read_file", {"path": "a"}), ("read_file", {"path": "b"}))
+    for call in reply["choices"][0]["message"]["tool_calls"]:
+        call.pop("id")
+        call.update(missing)
+    model, _, _ = mocked(httpx.Response(200, json=reply))
+    completion = model.complete([*USER, *USER], [READ_FILE])  # the reply will be messages[2]
+    assert [c["id"] for c in completion.tool_calls] == ["call_2_0", "call_2_1"]
+    assert "id local call_2_0" in completion.notes[0]
 
 
 def test_request_on_the_wire_and_redacted_record() -> None:
@@ -146,7 +164,7 @@ def test_request_on_the_wire_and_redacted_record() -> None:
     assert json.loads(request.content) == body
     assert completion.request["url"] == "http://h/v1/chat/completions"
     assert completion.request["headers"]["Authorization"] == "Bearer ***"
-    messages.append({"role": "user", "content": "Et ensuite ?"})  # the loop goes on...
+    messages.append({"role": "user", "content": "Et ensuite ?"})  # the loop goes on...
     assert completion.request["body"] == body  # ...the record keeps what was sent
 
 
@@ -165,7 +183,7 @@ def test_model_name_argument_then_env_then_default(monkeypatch: pytest.MonkeyPat
 
 def test_cost_uses_the_price_per_million_tokens() -> None:
     priced = OpenRouterModel(api_key=KEY, price=(0.15, 0.60))
-    unpriced = OpenRouterModel(api_key=KEY)
+    unpriced = OpenRouterModel("test/model", api_key=KEY)  # in no price table
     assert cost(priced.price, 1_000_000, 500_000) == pytest.approx(0.45)
     assert unpriced.price is None and cost(unpriced.price, 1_000_000, 500_000) == 0.0
 
@@ -417,13 +435,23 @@ def test_reply_without_choices(body: Any) -> None:
 
 
 def test_error_inside_a_200_reply(fake_openai: FakeServer) -> None:
-    fake_openai.push(error_body("Upstream provider crashed", 502))  # with HTTP 200
+    fake_openai.push(error_body("Invalid tool schema", 400))  # with HTTP 200
     model, sleeps = on_fake(fake_openai)
     with pytest.raises(ApiError) as info:
         model.complete(USER, [])
-    assert (info.value.status, info.value.message) == (502, "Upstream provider crashed")
-    assert "indisponible" in info.value.explication
-    assert sleeps == [] and len(fake_openai.chat_requests) == 1  # the HTTP exchange went fine
+    assert (info.value.status, info.value.message) == (400, "Invalid tool schema")
+    assert info.value.explication.startswith("Le fournisseur a répondu 200, mais avec une erreur.")
+    assert sleeps == [] and len(fake_openai.chat_requests) == 1  # not transient: no retry
+
+
+@pytest.mark.parametrize("code", [429, 502, 503])
+def test_a_transient_error_inside_a_200_is_retried_like_http(fake_openai: FakeServer,
+                                                             code: int) -> None:
+    fake_openai.push(error_body("Upstream provider crashed", code))  # with HTTP 200
+    fake_openai.push(text_reply("Bonjour"))
+    model, sleeps = on_fake(fake_openai)
+    assert model.complete(USER, []).text == "Bonjour"
+    assert sleeps == [1.0] and len(fake_openai.chat_requests) == 2
 
 
 def reply_with(message: Any, **choice: Any) -> bytes:
@@ -436,13 +464,13 @@ MALFORMED = {
     "tool_calls-object": ({"tool_calls": {"id": "c"}}, "tool_calls est un objet"),
     "function-string": ({"tool_calls": [{"id": "c", "function": "read_file"}]}, "sans objet"),
     "call-not-object": ({"tool_calls": [7]}, "tool_calls[0] sans objet function"),
-    "no-id": ({"tool_calls": [{"function": {"name": "read_file"}}]}, "sans id"),
-    "name-number": ({"tool_calls": [{"id": "c", "function": {"name": 3}}]}, "sans id ou sans"),
+    "no-name": ({"tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}, "sans nom"),
+    "name-number": ({"tool_calls": [{"id": "c", "function": {"name": 3}}]}, "sans nom d’outil"),
     "type-custom": ({"tool_calls": [{"id": "c", "type": "custom", "function": {"name": "x"}}]},
                     "type vaut"),
     "content-number": ({"content": 42}, "content est un nombre"),
     "content-bool": ({"content": True}, "content est un booléen"),
-    "content-list": ({"content": [{"type": "text", "text": "a"}]}, "content est une liste"),
+    "content-list": ({"content": ["a"]}, "une partie n’est pas un objet"),
     "content-object": ({"content": {"text": "a"}}, "content est un objet"),
     "role-user": ({"role": "user", "content": "a"}, "au lieu de assistant"),
 }
@@ -502,11 +530,11 @@ def test_finish_reason_error_is_an_api_error() -> None:
 def test_the_key_quoted_back_in_a_200_reply_never_enters_messages() -> None:
     call = {"id": "c1", "type": "function",
             "function": {"name": "read_file", "arguments": json.dumps({"path": KEY})}}
-    body = reply_with({"role": "assistant", "content": f"Votre clé : {KEY}", "tool_calls": [call]})
+    body = reply_with({"role": "assistant", "content": f"Votre clé : {KEY}", "tool_calls": [call]})
     model, _, _ = mocked(httpx.Response(200, content=body))
     completion = model.complete(USER, [READ_FILE])
     assert KEY not in json.dumps(completion.message) + repr(completion)
-    assert completion.message["content"] == "Votre clé : ***"
+    assert completion.message["content"] == "Votre clé : ***"
     assert completion.tool_calls[0]["function"]["arguments"] == '{"path": "***"}'
 
 

@@ -129,7 +129,7 @@ def test_a_200_reply_quoting_the_key_never_reaches_messages_trace_or_screen(
     capsys: pytest.CaptureFixture[str], no_redact: None,
 ) -> None:
     # No error here: a successful reply whose text and tool arguments quote the key.
-    monkeypatch.setattr(cli, "_real_model", lambda name: model_on(fake_openai))
+    monkeypatch.setattr(cli, "_real_model", lambda name, max_tokens: model_on(fake_openai))
     for _ in range(2):  # once through run(), once through the CLI
         fake_openai.push(tool_reply(("read_file", {"path": KEY}), content=f"Je lis {KEY}"))
         fake_openai.push(text_reply(f"Votre clé est {KEY}"))
@@ -178,7 +178,7 @@ def test_cli_debug_with_a_real_model_shows_no_key(
     capsys: pytest.CaptureFixture[str], no_redact: None,
 ) -> None:
     # The CLI has no --base-url: its real model is pointed at the fake server here.
-    monkeypatch.setattr(cli, "_real_model", lambda name: model_on(fake_openai))
+    monkeypatch.setattr(cli, "_real_model", lambda name, max_tokens: model_on(fake_openai))
     fake_openai.push(tool_reply(("bash", {"command": "env | grep -iE 'visible|key|token'"})))
     fake_openai.push(error_body(f"Incorrect API key provided: {KEY}", 401), status=401)
     code = cli.main(["run", "--debug", "--workspace", str(root), TASK])

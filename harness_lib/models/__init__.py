@@ -6,7 +6,13 @@
     replay.py       `ReplayModel`, plays a saved run back
     openrouter.py   `OpenRouterModel`, a real model over HTTP (imports httpx)
     reply.py        a 200 answer read strictly: any other shape is an `ApiError`
+    received.py     its assistant message, kept whole (RULE 1), its tool calls paired
+    shapes.py       the answer's text, reasoning and refusal, whatever the shape
     http_errors.py  an HTTP error answer as a French `ApiError`
+    providers.py    what an error means for this provider, and the way out
+    prices.py       a model's price when the reply does not say it
+    wire.py         the request as JSON bytes, or nothing is sent (mock and real agree)
+    deadline.py     a call bounded by a deadline, even stuck in the network
 
 `OpenRouterModel` is imported on first use only, so that `import harness_lib`
 does not import httpx.

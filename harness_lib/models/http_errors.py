@@ -1,9 +1,11 @@
 """HTTP errors, said in French: what a status means and what the provider wrote.
 
 OpenRouter and the providers behind it answer an error as JSON, sometimes nested
-(the provider's own body kept as a string). `http_error` turns any such answer
-into an `ApiError`: the innermost text the provider wrote, a French explanation
-of the status, and how long the server asks to wait (`Retry-After`).
+(the provider's own body kept as a string), sometimes as a list (Gemini). `http_error`
+turns any such answer into an `ApiError`: the innermost text the provider wrote, a
+French explanation that leads to the fix (providers.py reads the provider's words
+and the URL; else the status decides), and how long the server asks to wait
+(`Retry-After`).
 
 >>> body = '{"error": {"message": "No auth credentials found", "code": 401}}'
 >>> error = http_error(401, body)
@@ -23,13 +25,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import ApiError
+from .providers import CREDITS, explain
 
 MAX_DEPTH = 64  # levels of nesting kept from a body: real answers have fewer than 10
 UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
 EXPLICATIONS = {
     400: "Requête refusée par l’API : {message}",
     401: "Clé d’API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).",
-    402: "Plus de crédits sur le compte : rechargez-le, ou utilisez un modèle gratuit ou simulé.",
+    402: CREDITS,
     403: "Requête refusée par la modération du fournisseur, ou pas le droit d’utiliser ce modèle.",
     404: "Modèle ou adresse introuvable : vérifiez le nom du modèle et base_url.",
     408: "Le fournisseur a dépassé son propre délai avant de répondre : réessayez.",
@@ -38,20 +41,28 @@ EXPLICATIONS = {
 }
 
 
-def http_error(status: int, text: str, retry_after_header: str | None = None) -> ApiError:
-    """Turn an HTTP error answer into an ApiError with the provider's own words."""
+def http_error(status: int, text: str, retry_after_header: str | None = None,
+               url: str = "") -> ApiError:
+    """Turn an HTTP error answer into an ApiError with the provider's own words.
+
+    `url` is where the request went: the explanation of a 401 names that provider.
+    """
     try:
         body = json.loads(text)
     except (ValueError, RecursionError):  # an HTML page from a proxy, an empty body...
         body = {"text": text[:2000]}
     if too_deep(body):  # kept as text: walking it (to hide the key) would crash
         body = {"text": text[:2000]}
-    message = (isinstance(body, dict) and innermost_message(body)) or text[:300] or "(vide)"
-    explication = EXPLICATIONS.get(status, "L’API a répondu HTTP {status} : {message}")
+    # A list is a body too: Gemini answers [{"error": {...}}].
+    found = innermost_message(body) if isinstance(body, (dict, list)) else None
+    message = found or text[:300] or "(vide)"
+    template = EXPLICATIONS.get(status, "L’API a répondu HTTP {status} : {message}")
+    explication = explain(status, message, url) or template.format(status=status,
+                                                                   message=message)
     return ApiError(
         status,
         message,
-        explication=explication.format(status=status, message=message),
+        explication=explication,
         body=body if isinstance(body, dict) else {"json": body},
         retry_after=retry_after(retry_after_header),
     )

@@ -30,6 +30,7 @@ from ..tokens import message_tokens, tools_tokens
 from ..tools_rules import tools_error
 from . import strategies
 from .model import Completion, Price
+from .wire import encode_request
 
 
 class MockModel:
@@ -52,6 +53,9 @@ class MockModel:
     def complete(
         self, messages: list[Message], tools: list[dict[str, Any]], timeout: float = MODEL_TIMEOUT
     ) -> Completion:
+        body = {"model": self.name, "messages": messages, "tools": tools}
+        # What OpenRouterModel could not send (a lone surrogate, NaN), the mock refuses too.
+        encode_request(body)
         validate(messages)  # a broken conversation is refused before any "thinking"
         refused = tools_error(tools)
         if refused is not None:
@@ -66,7 +70,6 @@ class MockModel:
             "completion_tokens": message_tokens(message),
         }
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-        body = {"model": self.name, "messages": messages, "tools": tools}
         request = {"url": "mock://chat/completions", "headers": {}, "body": body}
         reason = "tool_calls" if message.get("tool_calls") else "stop"
         return Completion(message, reason, usage, request)

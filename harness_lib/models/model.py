@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message, valid_message
+from .shapes import answer_text, reasoning_text, refusal_text
 
 # The real model used when none is named: cheap, and it calls tools. HARNESS_MODEL overrides it.
 DEFAULT_MODEL = "openai/gpt-4o-mini"
@@ -26,16 +27,25 @@ Price = tuple[float, float]  # dollars per million tokens: (input, output)
 class Completion:
     """One answer of the model.
 
-    message        the assistant message, exactly as the API returned it
+    message        the assistant message with every field the API sent (reasoning,
+                   signatures, refusal...): it goes back as it came (RULE 1)
     finish_reason  "stop", "tool_calls", "length", ...
     usage          the API's token counts ({"prompt_tokens", "completion_tokens", ...}) or None
     request        what was sent: {"url", "headers" (key redacted), "body"}; for --debug
+    cost           dollars, as the provider billed this call (`usage.cost`); None if it did not say
+    notes          what the harness had to change in the message, in French (reply.py)
+
+    >>> reply = Completion({"role": "assistant", "content": "", "refusal": "I can't."})
+    >>> reply.text, reply.refusal, reply.reasoning
+    ('', "I can't.", None)
     """
 
     message: Message
     finish_reason: str = "stop"
     usage: dict[str, int] | None = None
     request: dict[str, Any] = field(default_factory=dict)
+    cost: float | None = None
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # A lone surrogate (a model's bad escape) can be neither sent back nor saved: � instead.
@@ -44,6 +54,21 @@ class Completion:
     @property
     def tool_calls(self) -> list[dict[str, Any]]:
         return list(self.message.get("tool_calls") or [])
+
+    @property
+    def text(self) -> str:
+        """The answer's text, for the person (text parts only, never the reasoning)."""
+        return answer_text(self.message)
+
+    @property
+    def reasoning(self) -> str | None:
+        """The reasoning the provider showed (reasoning_content, reasoning, thinking parts)."""
+        return reasoning_text(self.message)
+
+    @property
+    def refusal(self) -> str | None:
+        """The model's refusal, in the provider's words, or None."""
+        return refusal_text(self.message)
 
 
 class Model(Protocol):

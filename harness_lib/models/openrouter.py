@@ -20,13 +20,11 @@ connection or a real key:
 from __future__ import annotations
 
 import copy
-import json
 import os
-import threading
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 
@@ -34,11 +32,12 @@ from ..errors import ApiError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from ..text import french_number
+from .deadline import within
 from .http_errors import http_error
 from .model import DEFAULT_MODEL, Completion, Price
-from .reply import parse_body, parse_completion
-
-T = TypeVar("T")
+from .prices import known_price, prices_from_models_list
+from .reply import embedded_error, parse_body, parse_completion
+from .wire import encode_request
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.
@@ -74,6 +73,7 @@ class OpenRouterModel:
         transport: httpx.BaseTransport | None = None,
         max_retries: int = 3,
         price: Price | None = None,
+        max_tokens: int | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.name = model or os.environ.get("HARNESS_MODEL") or DEFAULT_MODEL
@@ -82,9 +82,15 @@ class OpenRouterModel:
             raise MissingKey("OPENROUTER_API_KEY is not set", explication=MISSING_KEY)
         if not (key.isascii() and key.isprintable()):  # a pasted “key”, with a stray accent...
             raise MissingKey("the API key has unexpected characters", explication=BAD_KEY)
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.base_url = base_url.rstrip("/")
+        self.url = self.base_url + "/chat/completions"
         self.max_retries = max_retries
-        self.price = price  # (USD per million prompt tokens, USD per million completion tokens)
+        # (USD per million prompt tokens, USD per million completion tokens): given, or the
+        # table's (prices.py); the provider's own `usage.cost` wins when it sends one.
+        self.price = price if price is not None else known_price(self.name)
+        # The longest answer allowed. OpenRouter checks the credits against it before the call
+        # (402 « fewer max_tokens »): without it, against the model's own maximum.
+        self.max_tokens = max_tokens
         self._sleep = sleep
         # The key lives only inside the client's headers: no attribute, repr or record has it.
         headers = {**APP_HEADERS, "Authorization": f"Bearer {key}"}
@@ -103,12 +109,16 @@ class OpenRouterModel:
         body: dict[str, Any] = {"model": self.name, "messages": messages}
         if tools:  # some servers refuse an empty "tools" list
             body["tools"] = tools
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
         headers = {**APP_HEADERS, "Authorization": "Bearer ***"}
         key = self._client.headers["Authorization"].removeprefix("Bearer ")
         try:
             # A copy: the caller keeps appending to `messages` after this call.
             record = {"url": self.url, "headers": headers, "body": copy.deepcopy(body)}
-            completion = parse_completion(self._post(_encode(body), timeout), record)
+            # len(messages): where the reply will stand, for the ids of calls that had none.
+            completion = parse_completion(self._post(encode_request(body), timeout), record,
+                                          len(messages), self.url)
         except ApiError as error:  # a server may quote the key back (an echo, a chatty proxy)
             error.hide(key)
             raise
@@ -122,17 +132,35 @@ class OpenRouterModel:
     def close(self) -> None:
         self._client.close()
 
+    def fetch_price(self) -> Price | None:
+        """This model's price from the server's models list (OpenRouter's GET /models).
+
+        Online only, and only when asked (the CLI does, for a model the table lacks): None
+        when the server has no such list, does not answer, or does not know the model.
+        """
+        try:
+            response = self._client.get(self.base_url + "/models", timeout=10.0)
+            prices = prices_from_models_list(response.json()) if response.is_success else {}
+        except (ValueError, *HTTPX_ERRORS):  # no list here: the cost stays unknown
+            return None
+        return prices.get(self.name)
+
     def _post(self, payload: bytes, timeout: float) -> Any:
         """POST, trying again on 429/502/503 while retries and time are left; the JSON answer."""
         deadline = time.monotonic() + timeout
         attempt = 0
         while True:
-            status, header, data = _within(deadline, timeout,
+            status, header, data = within(deadline, timeout,
                                            partial(self._exchange, payload, deadline, timeout))
             if 200 <= status < 300:
-                return parse_body(status, data)
-            error = http_error(status, data.decode("utf-8", "replace"), header)
-            if status not in RETRY_STATUSES or attempt >= self.max_retries:
+                body = parse_body(status, data)
+                # An error inside a 200 (OpenRouter): retried like HTTP when its code is.
+                error = embedded_error(body, self.url)
+                if error is None:
+                    return body
+            else:
+                error = http_error(status, data.decode("utf-8", "replace"), header, self.url)
+            if error.status not in RETRY_STATUSES or attempt >= self.max_retries:
                 raise error
             # The server's own Retry-After first, else 1 s, 2 s, 4 s...
             wait = min(error.retry_after if error.retry_after is not None else 2.0**attempt,
@@ -173,38 +201,3 @@ class OpenRouterModel:
             raise ApiError(None, f"{type(exc).__name__}: {exc}",
                            explication=why.format(url=self.url)) from exc
 
-
-def _within(deadline: float, timeout: float, work: Callable[[], T]) -> T:
-    """work() in a worker thread, which the caller waits for until the deadline, not later.
-
-    A read blocked in the network cannot be interrupted: the caller stops waiting, and the
-    worker ends on its own (its reads have a timeout, its loop checks the clock).
-    """
-    done: list[tuple[bool, Any]] = []
-
-    def worker() -> None:
-        try:
-            done.append((True, work()))
-        except BaseException as exc:  # raised again below, in the caller's thread
-            done.append((False, exc))
-
-    thread = threading.Thread(target=worker, daemon=True, name="harness-http")
-    thread.start()
-    thread.join(max(0.0, deadline - time.monotonic()))
-    if not done:
-        raise ModelTimeout(timeout)
-    ok, value = done[0]
-    if not ok:
-        raise value
-    result: T = value
-    return result
-
-
-def _encode(body: dict[str, Any]) -> bytes:
-    """The request as JSON bytes, or ApiError: nothing is sent that JSON cannot say."""
-    try:
-        return json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (ValueError, TypeError, RecursionError) as err:  # NaN, an object, a lone surrogate
-        raise ApiError(None, f"request is not JSON: {err}", explication=(
-            "La requête contient une valeur que JSON ne sait pas écrire (NaN, Infinity, objet "
-            "Python, texte qui n’est pas de l’UTF-8 valide) : rien n’a été envoyé.")) from None

@@ -2,10 +2,11 @@
 
 A server may answer 200 with anything: `tool_calls` that is not a list, a number as
 `content`, `NaN`, a lone UTF-16 surrogate in a string, nesting deep enough to crash a
-program that walks it. `parse_body` and `parse_completion` accept only what the
-harness can keep in messages[] and send back: a reply they return is a valid
-assistant message in valid UTF-8; anything else becomes an `ApiError` that says, in
-French, what was wrong. Nothing here raises another exception.
+program that walks it, or an error (OpenRouter: `{"error": {...}}`, or a choice that
+ends with `finish_reason: "error"`). `parse_body` and `parse_completion` accept only
+what the harness can keep in messages[] and send back; the message itself is read
+by received.py, which keeps every field. Nothing here raises another exception
+than `ApiError`.
 
 >>> body = b'{"choices": [{"message": {"role": "assistant", "content": "Bonjour"}}]}'
 >>> parse_completion(parse_body(200, body), {}).message
@@ -14,6 +15,8 @@ French, what was wrong. Nothing here raises another exception.
 Traceback (most recent call last):
     ...
 harness_lib.errors.ApiError: HTTP 200 : invalid JSON body: '{"choices": NaN}'
+>>> embedded_error({"error": {"message": "Rate limit exceeded", "code": 429}}).status
+429
 """
 
 from __future__ import annotations
@@ -22,15 +25,14 @@ import json
 from typing import Any
 
 from ..errors import ApiError
-from ..messages import Message
 from .http_errors import http_error, too_deep
 from .model import Completion
+from .received import assistant_message
 
 NOT_JSON = ("La réponse de l’API n’est pas du JSON valide (tronquée, page d’erreur d’un proxy, "
             "NaN, texte qui n’est pas de l’UTF-8, imbrication démesurée) : réessayez, ou "
             "vérifiez base_url.")
-MALFORMED = ("L’API a répondu 200, mais son message est mal formé ({what}) : il ne peut pas "
-             "entrer dans messages[]. Réessayez, ou vérifiez base_url.")
+IN_200 = "Le fournisseur a répondu 200, mais avec une erreur. "
 
 
 def _no_constant(name: str) -> Any:
@@ -52,11 +54,43 @@ def parse_body(status: int, data: bytes) -> Any:
                    body={"text": text[:2000]})
 
 
-def parse_completion(data: Any, request: dict[str, Any]) -> Completion:
-    """Read `choices[0]` of a 200 answer; an error hidden in it becomes an ApiError."""
-    if isinstance(data, dict) and data.get("error"):  # OpenRouter can do that with a 200
-        code = data["error"].get("code") if isinstance(data["error"], dict) else None
-        raise http_error(code if type(code) is int else 200, json.dumps(data))
+def embedded_error(data: Any, url: str = "") -> ApiError | None:
+    """The error a 200 body carries, with the provider's words and code, or None.
+
+    Two places: the body itself (`{"error": ...}`), or the first choice, which
+    OpenRouter ends with `finish_reason: "error"` and its own `error` object when the
+    provider failed in the middle of its answer. The status is the code the provider
+    wrote (429, 502...), so that a transient one is retried like an HTTP one.
+    """
+    choices = data.get("choices") if isinstance(data, dict) else None
+    first = choices[0] if isinstance(choices, list) and choices else {}
+    first = first if isinstance(first, dict) else {}
+    if isinstance(data, dict) and data.get("error"):
+        found: Any = data
+    elif first.get("error") or first.get("finish_reason") == "error":
+        found = {"error": first.get("error") or {"message": "finish_reason: error"}}
+    else:
+        return None
+    code = found["error"].get("code") if isinstance(found["error"], dict) else None
+    status = code if type(code) is int and 400 <= code < 600 else 200
+    error = http_error(status, json.dumps(found), url=url)
+    if status == 200:  # no usable code: say what happened, in the provider's words
+        error.explication = (f"{IN_200}Le fournisseur s’est arrêté sur une erreur au milieu de "
+                             f"sa réponse : « {error.message} ». Réessayez.")
+    else:
+        error.explication = IN_200 + error.explication
+    return error
+
+
+def parse_completion(data: Any, request: dict[str, Any], position: int = 0,
+                     url: str = "") -> Completion:
+    """Read `choices[0]` of a 200 answer; an error hidden in it becomes an ApiError.
+
+    `position` is where the message will stand in messages[] (for local tool-call ids).
+    """
+    error = embedded_error(data, url)
+    if error is not None:
+        raise error
     choices = data.get("choices") if isinstance(data, dict) else None
     first = choices[0] if isinstance(choices, list) and choices else {}
     raw = first.get("message") if isinstance(first, dict) else None
@@ -64,58 +98,28 @@ def parse_completion(data: Any, request: dict[str, Any]) -> Completion:
         raise ApiError(200, "no choices in the response", body={"text": json.dumps(data)[:2000]},
                        explication="L’API a répondu sans aucun message (`choices` vide) : "
                        "réessayez.")
-    message = _assistant(raw)
+    message, notes = assistant_message(raw, position)
+    if isinstance(choices, list) and len(choices) > 1:  # n=1 was asked: keep the first
+        notes.append(f"{len(choices)} choix reçus : seul le premier entre dans messages[]")
     finish = first.get("finish_reason")
-    if finish == "error":  # OpenRouter: the provider failed in the middle of its answer
-        raise ApiError(200, "finish_reason: error", explication="Le fournisseur s’est arrêté "
-                       "sur une erreur au milieu de sa réponse : réessayez.")
     if not isinstance(finish, str) or not finish:
         finish = "tool_calls" if message.get("tool_calls") else "stop"
-    usage = data.get("usage")  # keep the token counts, drop nested details and costs
-    counts = {k: v for k, v in usage.items() if type(v) is int and v >= 0} if isinstance(
-        usage, dict) else {}
-    return Completion(message, finish, counts or None, request)
+    counts, cost = read_usage(data.get("usage"))
+    return Completion(message, finish, counts or None, request, cost, notes)
 
 
-def _assistant(raw: dict[str, Any]) -> Message:
-    """The canonical assistant message, or ApiError naming the field that is wrong."""
-    if raw.get("role") not in (None, "assistant"):
-        raise _malformed(f"role {json.dumps(raw.get('role'))[:40]} au lieu de assistant")
-    content, calls = raw.get("content"), raw.get("tool_calls")
-    if content is not None and not isinstance(content, str):
-        raise _malformed(f"content est {_kind(content)}, pas un texte")
-    if calls is not None and not isinstance(calls, list):
-        raise _malformed(f"tool_calls est {_kind(calls)}, pas une liste")
-    tool_calls = [_tool_call(k, call) for k, call in enumerate(calls or [])]
-    # No text and no tool call (cut, filtered): "" keeps the message valid for the next call.
-    message: Message = {"role": "assistant", "content": "" if content is None and not
-                        tool_calls else content}
-    if tool_calls:
-        message["tool_calls"] = tool_calls
-    return message
+def read_usage(usage: object) -> tuple[dict[str, int], float | None]:
+    """The token counts (integers ≥ 0) and the provider's own price of the call, if given.
 
-
-def _tool_call(k: int, call: object) -> dict[str, Any]:
-    """The canonical shape of tool_calls[k], whatever extra fields a provider adds (index...)."""
-    function = call.get("function") if isinstance(call, dict) else None
-    if not isinstance(call, dict) or not isinstance(function, dict):
-        raise _malformed(f"tool_calls[{k}] sans objet function")
-    name, call_id = function.get("name"), call.get("id")
-    if not isinstance(name, str) or not name or not isinstance(call_id, str) or not call_id:
-        raise _malformed(f"tool_calls[{k}] sans id ou sans nom d’outil")
-    if call.get("type") not in (None, "function"):
-        raise _malformed(f"tool_calls[{k}].type vaut {json.dumps(call.get('type'))[:40]}")
-    arguments = function.get("arguments")
-    if not isinstance(arguments, str):  # a few servers send an object, not a JSON string
-        arguments = json.dumps({} if arguments is None else arguments, ensure_ascii=False)
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
-
-
-def _kind(value: object) -> str:
-    names = {bool: "un booléen", int: "un nombre", float: "un nombre", list: "une liste",
-             dict: "un objet"}
-    return next((n for t, n in names.items() if isinstance(value, t)), type(value).__name__)
-
-
-def _malformed(what: str) -> ApiError:
-    return ApiError(200, f"malformed reply: {what}", explication=MALFORMED.format(what=what))
+    >>> read_usage({"prompt_tokens": 10, "completion_tokens": 2, "cost": 0.00012,
+    ...             "completion_tokens_details": {"reasoning_tokens": 1}})
+    ({'prompt_tokens': 10, 'completion_tokens': 2}, 0.00012)
+    """
+    if not isinstance(usage, dict):
+        return {}, None
+    counts = {k: v for k, v in usage.items() if type(v) is int and v >= 0}
+    cost = usage.get("cost")  # OpenRouter: dollars actually charged for this call
+    counts.pop("cost", None)  # an integer cost (0) is a price, not a token count
+    if isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < float("inf"):
+        return counts, float(cost)  # not a boolean, NaN, or -1 for "unknown"
+    return counts, None

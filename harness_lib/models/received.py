@@ -1,0 +1,94 @@
+"""The assistant message of a 200 reply: checked, kept whole, its tool calls paired.
+
+RULE 1 says the assistant message goes back into messages[] complete: a reasoning
+model refuses the next call without its `reasoning_content` (DeepSeek), its
+`reasoning_details` (OpenRouter) or its thought signatures (`extra_content`,
+Gemini). So `assistant_message` keeps every field the provider sent, and changes
+only what the next request could not carry, each change said in `notes`:
+
+- `content: null` without tool calls becomes `""` (null would be refused next time);
+- a tool call without id (Gemini's OpenAI-compatible endpoint sends `""`) gets a
+  local one, `call_<message>_<k>`, stable and unique in the conversation, so that
+  its result can answer it (RULE 2); Gemini accepts such ids back;
+- `arguments` sent as an object becomes the JSON text the API expects; a missing
+  `type` becomes "function".
+
+>>> raw = {"role": "assistant", "content": None, "reasoning_content": "Je lis.",
+...        "tool_calls": [{"id": "", "type": "function",
+...                        "function": {"name": "read_file", "arguments": {"path": "a"}}}]}
+>>> message, notes = assistant_message(raw, position=2)
+>>> message["reasoning_content"], message["tool_calls"][0]["id"]
+('Je lis.', 'call_2_0')
+>>> message["tool_calls"][0]["function"]["arguments"]
+'{"path": "a"}'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import ApiError
+from ..messages import Message
+
+MALFORMED = ("L’API a répondu 200, mais son message est mal formé ({what}) : il ne peut pas "
+             "entrer dans messages[]. Réessayez, ou vérifiez base_url.")
+
+
+def assistant_message(raw: dict[str, Any], position: int) -> tuple[Message, list[str]]:
+    """The message to keep (every field), and what had to change; ApiError if unusable.
+
+    `position` is the index the message will have in messages[]: local ids use it.
+    """
+    if raw.get("role") not in (None, "assistant"):
+        raise malformed(f"role {json.dumps(raw.get('role'))[:40]} au lieu de assistant")
+    content, calls = raw.get("content"), raw.get("tool_calls")
+    if content is not None and not isinstance(content, (str, list)):
+        raise malformed(f"content est {_kind(content)}, pas un texte")
+    if isinstance(content, list) and not all(isinstance(p, dict) for p in content):
+        raise malformed("content est une liste dont une partie n’est pas un objet")
+    if calls is not None and not isinstance(calls, list):
+        raise malformed(f"tool_calls est {_kind(calls)}, pas une liste")
+    notes: list[str] = []
+    message: Message = {**raw, "role": "assistant"}  # every field kept, in its order
+    tool_calls = [_tool_call(k, call, position, notes) for k, call in enumerate(calls or [])]
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    else:  # `tool_calls: []` is refused by the API at the next call
+        message.pop("tool_calls", None)
+    if content is None and not tool_calls:  # cut or filtered: "" keeps messages[] valid
+        message["content"] = ""
+        notes.append("content null sans demande d’outil : remplacé par \"\"")
+    return message, notes
+
+
+def _tool_call(k: int, call: object, position: int, notes: list[str]) -> dict[str, Any]:
+    """tool_calls[k] with every field the provider added (index, extra_content...)."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(call, dict) or not isinstance(function, dict):
+        raise malformed(f"tool_calls[{k}] sans objet function")
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        raise malformed(f"tool_calls[{k}] sans nom d’outil")
+    if call.get("type") not in (None, "function"):
+        raise malformed(f"tool_calls[{k}].type vaut {json.dumps(call.get('type'))[:40]}")
+    kept = {**call, "type": "function", "function": dict(function)}
+    if not isinstance(call.get("id"), str) or not call["id"]:
+        kept["id"] = f"call_{position}_{k}"  # unique: one message per position
+        notes.append(f"tool_calls[{k}] sans id : id local {kept['id']}")
+    arguments = function.get("arguments")
+    if not isinstance(arguments, str):  # a few servers send an object, not a JSON string
+        kept["function"]["arguments"] = json.dumps({} if arguments is None else arguments,
+                                                   ensure_ascii=False)
+        notes.append(f"tool_calls[{k}].function.arguments : objet écrit en texte JSON")
+    return kept
+
+
+def _kind(value: object) -> str:
+    names = {bool: "un booléen", int: "un nombre", float: "un nombre", list: "une liste",
+             dict: "un objet"}
+    return next((n for t, n in names.items() if isinstance(value, t)), type(value).__name__)
+
+
+def malformed(what: str) -> ApiError:
+    return ApiError(200, f"malformed reply: {what}", explication=MALFORMED.format(what=what))

@@ -1,0 +1,208 @@
+"""Real traffic, replayed: replies and error bodies that real providers sent, nobody here wrote.
+
+tests/data/real_traffic/ holds recorded answers of OpenAI, OpenRouter (and Anthropic,
+Google, Mistral... behind it), Gemini's OpenAI-compatible endpoint, Mistral, DeepSeek,
+Groq, Ollama and others: the VCR cassettes of pydantic-ai (its recorded HTTP traffic),
+and error bodies quoted in public issues. Each sample names its `source`. Each is
+served by `httpx.MockTransport` to a real `OpenRouterModel`, and through `run()`:
+tool calls run, answers are kept, errors end in a named stop with the provider's words
+and a French explanation that leads to the fix, and the assistant message goes back
+to the provider with every field it sent (RULE 1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from harness_lib import run
+from harness_lib.limits import Limits
+from harness_lib.models.openrouter import OpenRouterModel
+from harness_lib.models.shapes import REASONING_FIELDS
+from harness_lib.policy import Policy
+from harness_lib.tools import Tool
+from harness_lib.trace import Run
+
+DATA = Path(__file__).parent / "data" / "real_traffic"
+SAMPLES: list[dict[str, Any]] = [
+    sample for file in sorted(DATA.glob("*.json"))
+    for sample in json.loads(file.read_text(encoding="utf-8"))]
+BY_NAME = {sample["name"]: sample for sample in SAMPLES}
+CLOSING = {"choices": [{"message": {"role": "assistant", "content": "Terminé."},
+                        "finish_reason": "stop"}]}  # ours, after a recorded tool call
+
+
+class Provider:
+    """Serves the recorded answers in order, then CLOSING; keeps every request body."""
+
+    def __init__(self, answers: list[tuple[int, Any]]) -> None:
+        self.answers = list(answers)
+        self.requests: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(json.loads(request.content))
+        status, body = self.answers.pop(0) if self.answers else (200, CLOSING)
+        return httpx.Response(status, json=body)
+
+
+def answers(sample: dict[str, Any]) -> list[tuple[int, Any]]:
+    if "exchange" in sample:
+        return [(200, body) for body in sample["exchange"]]
+    return [(sample["status"], sample["body"])]
+
+
+def recorded_messages(sample: dict[str, Any]) -> list[dict[str, Any]]:
+    return [body["choices"][0]["message"] for status, body in answers(sample) if status == 200]
+
+
+def stub_tools(sample: dict[str, Any]) -> list[Tool]:
+    """One tool per name the recorded replies call, accepting the arguments they pass."""
+    params: dict[str, set[str]] = {}
+    for message in recorded_messages(sample):
+        for call in message.get("tool_calls") or []:
+            arguments = json.loads(call["function"].get("arguments") or "{}")
+            params.setdefault(call["function"]["name"], set()).update(arguments)
+    return [Tool(name, f"outil {name}", {"type": "object", "properties": {
+        field: {} for field in sorted(fields)}}, lambda _n=name, **_: f"résultat de {_n}")
+        for name, fields in params.items()]
+
+
+def replay(sample: dict[str, Any], provider: Provider | None = None) -> tuple[Run, Provider]:
+    provider = provider or Provider(answers(sample))
+    model = OpenRouterModel(sample["body"]["model"] if "body" in sample and isinstance(
+        sample["body"], dict) and "model" in sample["body"] else "test/model",
+        api_key="sk-test", base_url=sample["base_url"], transport=httpx.MockTransport(provider),
+        sleep=lambda seconds: None)
+    tools = stub_tools(sample)
+    result = run("Mission", model, tools, policy=Policy(allow=[t.name for t in tools]),
+                 limits=Limits(max_turns=6))
+    return result, provider
+
+
+def text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(p["text"] for p in content if p.get("type") == "text")
+    return content or ""
+
+
+def assert_sent_back_whole(sent: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """Every field the provider sent is in the next request, unchanged (RULE 1); the only
+    changes are the documented ones: a local id where it gave none."""
+    for field, value in recorded.items():
+        if field != "tool_calls" and not (field == "content" and value is None and
+                                          not recorded.get("tool_calls")):
+            assert sent[field] == value, field
+    for call, original in zip(sent.get("tool_calls") or [], recorded.get("tool_calls") or [],
+                              strict=True):
+        for field, value in original.items():
+            if field == "function":  # `arguments` missing or an object: sent as JSON text
+                assert {**call[field], **value} == call[field], value
+                assert isinstance(call[field]["arguments"], str)
+            elif field != "id" or value:
+                assert call[field] == value, field
+        assert call["id"]  # a local id where the provider gave none
+
+
+def test_the_corpus_has_forty_samples_from_six_providers_each_with_its_source() -> None:
+    assert len(SAMPLES) >= 40
+    assert len({sample["provider"] for sample in SAMPLES}) >= 6
+    assert len(BY_NAME) == len(SAMPLES)  # each name once: a failure names its sample
+    for sample in SAMPLES:
+        assert sample["source"].startswith("https://github.com/"), sample["name"]
+
+
+TOOL_SAMPLES = [s for s in SAMPLES if any(m.get("tool_calls") for m in recorded_messages(s))]
+ANSWERS = [s for s in SAMPLES if s["status"] == 200 and s not in TOOL_SAMPLES]
+ERRORS = [s for s in SAMPLES if s["status"] != 200]
+
+
+@pytest.mark.parametrize("sample", TOOL_SAMPLES, ids=[s["name"] for s in TOOL_SAMPLES])
+def test_recorded_tool_calls_run_and_their_message_goes_back_whole(sample: dict[str, Any]
+                                                                   ) -> None:
+    result, provider = replay(sample)
+    assert result.reason == "answer", result.message
+    ran = [e.data["tool"] for e in result.trace.events if e.kind == "tool_call"]
+    asked = [c["function"]["name"] for m in recorded_messages(sample)
+             for c in m.get("tool_calls") or []]
+    assert ran == asked  # every call ran, in order
+    sent = provider.requests[-1]["messages"]  # the last request carries the whole story
+    assistants = [m for m in sent if m["role"] == "assistant"]
+    # The recorded final answer, if any, is never sent back: it ends the run.
+    with_calls = [m for m in recorded_messages(sample) if m.get("tool_calls")]
+    for message, original in zip(assistants, with_calls, strict=True):
+        assert_sent_back_whole(message, original)
+        results = [m["tool_call_id"] for m in sent if m["role"] == "tool"]
+        assert {c["id"] for c in message.get("tool_calls") or []} <= set(results)  # RULE 2
+
+
+@pytest.mark.parametrize("sample", ANSWERS, ids=[s["name"] for s in ANSWERS])
+def test_recorded_answers_are_kept_with_their_reasoning_and_cost(sample: dict[str, Any]) -> None:
+    result, provider = replay(sample)
+    recorded = recorded_messages(sample)[-1]
+    cut = sample["body"]["choices"][0]["finish_reason"] == "length"
+    assert result.reason == ("length" if cut else "answer"), result.message
+    if not cut:
+        assert result.message == text_of(recorded)  # the text, never the thinking
+    reply = next(e for e in result.trace.events if e.kind == "reply")
+    assert_sent_back_whole(reply.message or {}, recorded)
+    shown = [recorded.get(f) for f in REASONING_FIELDS if recorded.get(f)]
+    thinking = isinstance(recorded.get("content"), list)
+    assert bool(reply.data.get("reasoning")) == bool(shown or thinking)
+    cost = (sample["body"].get("usage") or {}).get("cost")
+    assert reply.data["cost_from"] == ("provider" if cost is not None else "price" if
+                                       reply.data["cost"] else "unknown")
+    if cost is not None:
+        assert reply.data["cost"] == cost
+
+
+@pytest.mark.parametrize("sample", ERRORS, ids=[s["name"] for s in ERRORS])
+def test_recorded_errors_stop_with_the_provider_words_and_the_way_out(sample: dict[str, Any]
+                                                                      ) -> None:
+    result, provider = replay(sample)
+    if sample.get("transient"):  # retried like any 429, then the run answers
+        assert (result.reason, len(provider.requests)) == ("answer", 2)
+        return
+    assert result.reason == "api_error"
+    assert sample["explains"] in result.message
+    assert str(sample["status"]) in result.message
+    assert len(provider.requests) == 1  # not transient: asked once
+
+
+def test_a_reasoning_model_s_three_recorded_calls_complete_with_its_reasoning_sent_back() -> None:
+    """DeepSeek's thinking mode answers 400 when `reasoning_content` does not come back:
+    this provider checks it, with DeepSeek's own words, and the run still completes."""
+    sample = BY_NAME["deepseek-reasoner-three-calls"]
+    refusal = BY_NAME["deepseek-400-reasoning-content-not-passed-back"]["body"]
+
+    class DeepSeek(Provider):
+        def __call__(self, request: httpx.Request) -> httpx.Response:
+            body = json.loads(request.content)
+            if any(m["role"] == "assistant" and "reasoning_content" not in m
+                   for m in body["messages"]):
+                self.requests.append(body)
+                return httpx.Response(400, json=refusal)
+            return super().__call__(request)
+
+    result, provider = replay(sample, DeepSeek(answers(sample)))
+    assert result.reason == "answer" and "Anne" in result.message
+    assert len(provider.requests) == 3
+    thoughts = [m["reasoning_content"] for m in recorded_messages(sample)]
+    for k, request in enumerate(provider.requests[1:], start=1):
+        sent = [m["reasoning_content"] for m in request["messages"] if m["role"] == "assistant"]
+        assert sent == thoughts[:k]  # each past reasoning, word for word
+
+
+def test_gemini_s_empty_call_id_is_paired_and_its_signature_goes_back() -> None:
+    sample = BY_NAME["gemini-tool-call-with-empty-id-then-answer"]
+    result, provider = replay(sample)
+    assert result.reason == "answer" and result.message == "The current time is Noon."
+    call, answer = provider.requests[1]["messages"][-2:]
+    assert call["tool_calls"][0]["id"] == answer["tool_call_id"] == "call_2_0"
+    assert call["extra_content"] == recorded_messages(sample)[0]["extra_content"]
+    reply = next(e for e in result.trace.events if e.kind == "reply")
+    assert reply.data["notes"] == ["tool_calls[0] sans id : id local call_2_0"]
