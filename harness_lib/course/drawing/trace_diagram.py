@@ -57,7 +57,7 @@ def gist(text: str) -> str:
 
 def count(n: int, noun: str) -> str:
     """A count and its noun, plural from 2 on as in French: « 1 outil », « 2 outils »."""
-    return f"{n} {noun}{'s' if n > 1 else ''}"
+    return f"{french_number(n)} {noun}{'s' if n > 1 else ''}"  # « 1 097 tokens »
 
 
 def message_label(message: Message) -> str:
