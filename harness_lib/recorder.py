@@ -63,7 +63,8 @@ class Recorder:
         self._bill(reply)
 
     def permission(self, call: ToolCall, decision: Decision) -> None:
-        self._add("permission", f"Contrôle de permission : {decision.verdict}",
+        said = {"allow": "autorisé", "ask": "à valider", "deny": "interdit"}  # the label is French
+        self._add("permission", f"Contrôle de permission : {said.get(decision.verdict, '?')}",
                   data={"verdict": decision.verdict, "reason": decision.reason, "id": call.id})
 
     def tool_call(self, call: ToolCall, message: Message | None = None, note: str = "") -> None:
