@@ -59,4 +59,5 @@ def test_status_of_each_event() -> None:
     assert status(Event("request", 1, "Appel 1")) == "⏳ en attente du modèle…"
     assert status(Event("tool_call", 1, "x")) == "⚙ outil en cours…"
     assert status(Event("answer", 2, "fin")) == "terminé : réponse finale"
-    assert status(Event("stop", 2, "Arrêt", data={"reason": "budget"})) == "terminé : budget atteint"
+    stopped = Event("stop", 2, "Arrêt", data={"reason": "budget"})
+    assert status(stopped) == "terminé : budget atteint"
