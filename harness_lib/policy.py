@@ -142,9 +142,9 @@ def check_permission(call: ToolCall, policy: Policy) -> Decision:
         if broken:
             return Decision("deny", f"{name} : {broken}")
     if name in policy.ask:
-        return Decision("ask", f"{name} : validation humaine demandée par la politique (ask)")
+        return Decision("ask", f"{name} : validation humaine demandée par la politique")
     if name in policy.allow:
-        return Decision("allow", f"{name} : autorisé par la politique (allow)")
+        return Decision("allow", f"{name} : autorisé par la politique")
     return Decision("deny", f"{name} : ni dans allow ni dans ask, refusé par défaut")
 
 

@@ -71,7 +71,8 @@ class Recorder:
         self._add("reply", reply_label(reply), reply.message, data)
 
     def permission(self, call: ToolCall, decision: Decision) -> None:
-        self._add("permission", f"Contrôle de permission : {decision.verdict}",
+        said = {"allow": "autorisé", "ask": "à valider", "deny": "interdit"}  # the label is French
+        self._add("permission", f"Contrôle de permission : {said.get(decision.verdict, '?')}",
                   data={"verdict": decision.verdict, "reason": decision.reason, "id": call.id})
 
     def tool_call(self, call: ToolCall, message: Message | None = None, note: str = "") -> None:

@@ -40,7 +40,7 @@ def test_without_approver_the_run_stops_and_keeps_the_waiting_call() -> None:
     waiting = pending(stopped)
     assert waiting is not None
     assert waiting.call.name == "edit_file"
-    assert waiting.decision.verdict == "ask" and "ask" in waiting.decision.reason
+    assert waiting.decision.verdict == "ask" and "validation humaine" in waiting.decision.reason
 
 
 def test_a_run_that_asked_nobody_has_nothing_pending() -> None:

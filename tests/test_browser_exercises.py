@@ -187,3 +187,41 @@ def test_an_open_question_reveals_its_model_answer(open_notebook: Any) -> None: 
     sync_api.expect(shown).to_contain_text("On relève la limite <b>à 20</b>.")  # as typed
     shoot(notebook, cell, "05-vingt-tours")
     kernel_quiet(notebook)
+
+
+def test_two_questions_on_one_page_are_answered_independently(open_notebook: Any) -> None:  # noqa: F811
+    """Each question has its own radio group and its own ids: choosing in one leaves the
+    other's choice alone, « Vérifier » grades each one's own answer, and each group is
+    named by its own prompt (aria-labelledby), for a screen reader."""
+    name = "06_react.ipynb"
+    notebook, [first, second] = open_exercise(open_notebook, name, "06-certitude", "06-nuit")
+    first.locator(".harness-answer label").nth(0).click()
+    second.locator(".harness-answer label").nth(1).click()
+    radios = [cell.locator(".harness-answer input[type=radio]") for cell in (first, second)]
+    sync_api.expect(radios[0].nth(0)).to_be_checked()  # still checked after the other click
+    sync_api.expect(radios[1].nth(1)).to_be_checked()
+    groups = {cell.locator(".harness-answer input").nth(0).get_attribute("name")
+              for cell in (first, second)}
+    assert len(groups) == 2, groups
+    for cell in (first, second):
+        labelled = cell.locator(".harness-answer").get_attribute("aria-labelledby")
+        prompt = notebook.page.locator(f"#{labelled}")
+        assert prompt.count() == 1  # one element on the whole page has that id
+        assert plain(prompt.inner_text())[:30] in plain(cell.inner_text())  # its own prompt
+    verdicts = []
+    for cell in (first, second):
+        feedback = cell.locator(".harness-feedback")
+        before = feedback.text_content()
+        cell.locator(".harness-check").click()
+        notebook.page.wait_for_function(CHANGED, arg=[feedback.element_handle(), before])
+        notebook.page.wait_for_function(IDLE)
+        verdicts.append(plain(feedback.inner_text()))
+    for verdict, question, chosen in zip(verdicts, ("06-certitude", "06-nuit"), (0, 1),
+                                         strict=True):
+        spec = QUESTIONS[question]
+        assert isinstance(spec, MultipleChoice)
+        assert "Choisissez" not in verdict, verdict  # its answer was still there
+        assert verdict.startswith("✔" if chosen == spec.correct else "✘"), verdict
+        assert plain(spec.feedback[chosen])[:30] in verdict, verdict
+    shoot(notebook, second, "06-deux-questions")
+    kernel_quiet(notebook)

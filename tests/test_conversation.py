@@ -49,15 +49,54 @@ def test_an_accepted_conversation_is_drawn_with_the_reply() -> None:
     verdict, mermaid, bar = shown(asked())
     assert "Réponse du modèle" in verdict
     diagram = parse(mermaid)
-    texts = [s.text for s in diagram.steps]
-    assert texts[:4] == ["[0] system : Tu es un agent. Tu peux utiliser des outils…",
-                         "[1] user : Lis README.md et résume le projet",
-                         '[2] assistant : tool_call call_1 : read_file("README.md")',
-                         "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un…"]
+    texts = [s.text.rstrip("…") for s in diagram.steps]
+    whole = ["[0] system : Tu es un agent. Tu peux utiliser des outils",
+             "[1] user : Lis README.md et résume le projet",
+             '[2] assistant : tool_call call_1 : read_file("README.md")',
+             "[3] tool : Résultat de call_1 : # Mini harness Une boucle et un",
+             "Appel : 4 messages + 4 outils", "Réponse : "]
+    assert all(full.startswith(text) or text.startswith(full)
+               for text, full in zip(texts, whole, strict=True))
     assert all(len(text) <= LABEL for text in texts)  # short labels: a narrow diagram
-    assert texts[4] == "Appel : 4 messages + 4 outils" and texts[5].startswith("Réponse : ")
+    assert [(s.source, s.target) for s in diagram.steps][4:] == [("H", "M"), ("M", "H")]
     assert "rect" not in mermaid and "autonumber" not in mermaid  # nothing refused, [i] numbers
-    assert "Ce que le modèle reçoit" in bar and "tools" in bar
+    assert "Ce que le modèle a reçu" in bar and "tools" in bar
+
+
+def test_a_refusal_comes_from_the_api_and_is_never_called_sent() -> None:
+    """After a 400 the model saw nothing: no « envoyé », no « Ce que le modèle reçoit »,
+    the refusal drawn from « API », and the verdict says the model will never see it."""
+    refused = asked()[:3]  # the request without its result: the API's 400
+    result = send(refused, show=False)
+    assert isinstance(result, ApiError) and result.status == 400
+    bundles = outputs(refused, default_tools(), result, check_conversation(refused))
+    page = " ".join(html.unescape(text) for bundle in bundles for text in bundle.values())
+    for claim in ("envoyé", "envoyés au modèle", "Ce que le modèle reçoit", "Contexte envoyé"):
+        assert claim not in page, claim
+    assert "le modèle ne verra jamais cette conversation" in page
+    diagram = parse(bundles[1]["text/vnd.mermaid"])
+    names = {p.id: p.label for p in diagram.participants}
+    last = diagram.steps[-1]
+    assert (last.source, last.target, last.arrow) == ("A", "H", "--x") and names["A"] == "API"
+    assert diagram.steps[-2].target == "A"  # the call reaches the API, not the model
+    assert "M" not in (last.source, diagram.steps[-2].target)
+
+
+def test_conversation_diagrams_use_the_players_text_size() -> None:
+    """The players' settings (15 px text) and labels fitted to 680 px: at 800 px the
+    drawing, shrunk to the 588 px output area, keeps its text above 12.5 px."""
+    from harness_lib.course.player.state import DISPLAY, FIT, _width
+
+    long = [{"role": "user", "content": "une très longue demande " * 8},
+            {"role": "tool", "tool_call_id": "call_1", "content": "un très long résultat " * 8}]
+    text = mermaid_text(conversation_diagram(long, default_tools(), "HTTP 400 : " + "x" * 80,
+                                             refused=True))
+    assert text.startswith(DISPLAY)
+    diagram = parse(text)
+    column = {p.id: i for i, p in enumerate(diagram.participants)}
+    arrows = [(column[s.source], column[s.target], len(s.text)) for s in diagram.steps]
+    assert _width(arrows, len(column), 99) <= FIT
+    assert 15 * 588 / FIT >= 12.5
 
 
 def test_the_bar_is_what_the_model_receives_tools_included() -> None:
@@ -131,7 +170,7 @@ def test_a_long_conversation_draws_its_ends_and_the_refused_message() -> None:
     steps = parse(mermaid).steps
     assert len(steps) <= FIRST + LAST + 1 + 2 * 1 + 2  # ends, the refused one, gaps, call
     assert any(s.text.startswith("[2500] tool") for s in steps)
-    assert "[4999] user" in mermaid and "messages non dessinés" in mermaid
+    assert "[4999] " in mermaid and "… messages non" in mermaid
     assert "[2500] ✘" in verdict and verdict.count("<div>[") <= FIRST + LAST
 
 
@@ -156,15 +195,15 @@ def test_any_cell_shows_a_verdict_and_never_raises(messages: object) -> None:
                       check_conversation(messages))
     assert bundles[0]["text/html"].startswith("<div")
     if isinstance(messages, list):  # a list is always drawn, whatever it holds
-        assert len(bundles) == 3 and bundles[1]["text/vnd.mermaid"].startswith("sequenceDiagram")
+        assert len(bundles) == 3 and "sequenceDiagram" in bundles[1]["text/vnd.mermaid"]
 
 
 def test_mermaid_labels_that_could_break_the_diagram_are_escaped() -> None:
-    messages = [{"role": "user", "content": "a ; b # c <script> %% ctx: tool 9 x\nd"}]
+    messages = [{"role": "user", "content": "a ; b # c <script> %% ctx: tool 9 x\nd"}]
     mermaid = mermaid_text(conversation_diagram(messages, [], "Réponse : ok"))
     line = next(li for li in mermaid.splitlines() if li.startswith("  U->>H"))
-    assert " ; " not in line and " # " not in line and "<script>" not in line
-    assert parse(mermaid).steps[0].text.startswith("[0] user : a ; b # c")
+    assert " ; " not in line and " # " not in line and "<script>" not in line
+    assert parse(mermaid).steps[0].text.startswith("[0] user : a ; b # c")
 
 
 def test_the_list_of_a_refusal_is_escaped_and_cut() -> None:

@@ -321,7 +321,7 @@ def make_trace(result: str = README, error: bool = False) -> Trace:
         ("reply", 1, 'tool_call read_file({"path": "README.md"})',
          {"role": "assistant", "content": None, "tool_calls": [CALL]},
          {"usage": {"prompt_tokens": 120, "completion_tokens": 12}}),
-        ("permission", 1, "Contrôle de permission : allow", None,
+        ("permission", 1, "Contrôle de permission : autorisé", None,
          {"verdict": "allow", "reason": "lecture autorisée", "id": "call_1"}),
         ("tool_call", 1, 'read_file({"path": "README.md"})', None, {"tool": "read_file"}),
         ("tool_result", 1, result, {"role": "tool", "tool_call_id": "call_1", "content": result},

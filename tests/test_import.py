@@ -71,7 +71,7 @@ COURSE_LAYERS = {
     "drawing": set(),
     "missions": set(),
     "player": {"drawing"},
-    "playground": {"drawing", "missions"},
+    "playground": {"drawing", "missions", "player"},  # CONTRIBUTING: may use the player
     "exercises": {"drawing", "missions", "player", "playground"},
     "lessons": {"drawing", "missions", "player", "playground", "exercises"},
 }

@@ -58,5 +58,6 @@ def test_what_a_sentence_says_for_each_kind_of_arrow() -> None:
 def test_status_of_each_event() -> None:
     assert status(Event("request", 1, "Appel 1")) == "⏳ en attente du modèle…"
     assert status(Event("tool_call", 1, "x")) == "⚙ outil en cours…"
-    assert status(Event("answer", 2, "fin")) == "terminé : answer"
-    assert status(Event("stop", 2, "Arrêt", data={"reason": "budget"})) == "terminé : budget"
+    assert status(Event("answer", 2, "fin")) == "terminé : réponse finale"
+    stopped = Event("stop", 2, "Arrêt", data={"reason": "budget"})
+    assert status(stopped) == "terminé : budget atteint"

@@ -207,8 +207,8 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
     assert statuses["tool_call"] == "⚙ outil en cours…"
-    assert p.status == "terminé : answer"
-    assert "terminé : answer" in p._text.texts[-1]  # shown, not only stored
+    assert p.status == "terminé : réponse finale"
+    assert "terminé : réponse finale" in p._text.texts[-1]  # shown, not only stored
     # Replaying an earlier step shows what the run was doing then, not its end.
     request = next(i for i, (kind, *_) in enumerate(seen) if kind == "request") + 1
     assert p.state(request).status == "⏳ en attente du modèle…"

@@ -253,7 +253,7 @@ def test_every_problem_is_listed_but_the_answer_is_the_first() -> None:
     assert isinstance(result, ApiError) and result.message.startswith("Invalid value: 'robot'")
     page = render(result, playground.check_conversation(messages))
     assert "messages[0].role" in page and "messages[1].content" in page
-    assert "2 problème(s)" in page and "HTTP 400" in page and "param" in page
+    assert "2 problèmes dans messages[]" in page and "HTTP 400" in page and "param" in page
 
 
 @pytest.mark.parametrize(("tools", "where"), [("read_file", "'tools'"), ([1], "'tools[0]'"),

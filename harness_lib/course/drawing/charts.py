@@ -101,7 +101,9 @@ def ledger_table(entries: Sequence[Entry], added: int) -> str:
 def messages_block(messages: Sequence[Message]) -> str:
     """messages[] as the API would receive it: pretty JSON, escaped."""
     text = html.escape(json.dumps(list(messages), ensure_ascii=False, indent=2, default=str))
-    return (f'<div style="{BOX}">{len(messages)} message(s), plus la définition des outils :'
+    plural = "s" if len(messages) > 1 else ""
+    return (f'<div style="{BOX}">{fr(len(messages))} message{plural}, '
+            "plus la définition des outils :"
             f'<pre style="white-space:pre-wrap;max-height:420px;overflow:auto">{text}</pre></div>')
 
 
@@ -173,7 +175,8 @@ def context_chart(trace: Trace) -> str:
             'text-align:left">Chaque appel renvoie tout le contexte : le total facturé croît '
             'comme le carré du nombre de tours.</caption><tr><th align="left">appel</th>'
             '<th align="left">contexte envoyé</th><th align="left">entrée facturée (cumul)'
-            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{len(costs)} appel(s) : '
+            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{len(costs)} '
+            f'appel{"s" if len(costs) > 1 else ""} : '
             f"<b>{fr(last.billed_input_total)}</b> tokens facturés en entrée, pour un dernier "
             f"contexte de {fr(last.context_tokens)} tokens.</div>")
 

@@ -14,7 +14,7 @@ diagram.py can import them.
 >>> gist(".....\\n-----\\nRan 5 tests in 0.001s\\nOK")
 'Ran 5 tests in 0.001s\\nOK'
 >>> note(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}), 7)
-'Le harness arrête la boucle (raison\\xa0: max_turns).'
+'Le harness arrête la boucle\\xa0: nombre maximal de tours atteint.'
 """
 
 from __future__ import annotations
@@ -57,7 +57,26 @@ def gist(text: str) -> str:
 
 def count(n: int, noun: str) -> str:
     """A count and its noun, plural from 2 on as in French: « 1 outil », « 2 outils »."""
-    return f"{n} {noun}{'s' if n > 1 else ''}"
+    return f"{french_number(n)} {noun}{'s' if n > 1 else ''}"  # « 1 097 tokens »
+
+
+# A stop reason (trace.StopReason) and a policy verdict, as a learner reads them.
+REASONS = {"answer": "réponse finale", "max_turns": "nombre maximal de tours atteint",
+           "budget": "budget atteint", "timeout": "délai dépassé", "api_error": "refus de l’API",
+           "denied": "action interdite", "failures": "trop d’échecs d’outil d’affilée",
+           "human": "validation humaine nécessaire", "length": "réponse coupée par sa longueur",
+           "content_filter": "réponse retenue par le filtre du fournisseur",
+           "dead_end": "plus aucune piste à essayer"}
+VERDICTS = {"allow": "autorisée", "ask": "à faire valider par une personne", "deny": "interdite"}
+
+
+def reason_text(reason: object) -> str:
+    """A stop reason in French words.
+
+    >>> reason_text("max_turns")
+    'nombre maximal de tours atteint'
+    """
+    return REASONS.get(str(reason), str(reason))
 
 
 def message_label(message: Message) -> str:
@@ -89,13 +108,14 @@ def note(event: Event, sent: int) -> str:
     if event.kind == "reply":
         return _reply_note(event.message, data.get("usage"))
     if event.kind == "permission":
-        return (f"Avant d’exécuter, le harness vérifie la demande : {data.get('verdict')}"
-                f" ({data.get('reason')}).")
+        verdict, why = str(data.get("verdict")), data.get("reason")
+        return (f"Avant d’exécuter, le harness vérifie la demande : "
+                f"{VERDICTS.get(verdict, verdict)} ({why}).")
     if event.kind == "tool_result" and data.get("error"):
         return ("L’outil a échoué. L’erreur revient au modèle comme un résultat normal, "
                 "avec le même tool_call_id : la boucle continue.")
     if event.kind == "stop":
-        return f"Le harness arrête la boucle (raison : {data.get('reason')})."
+        return f"Le harness arrête la boucle : {reason_text(data.get('reason'))}."
     return NOTES[event.kind]
 
 
@@ -106,7 +126,7 @@ def _reply_note(message: object, usage: object) -> str:
             "pas : c’est le harness qui le fera." if calls else
             "Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.")
     if isinstance(usage, dict) and "prompt_tokens" in usage:
-        text += (f" Usage réel selon l’API : "
+        text += (f" Usage renvoyé avec la réponse : "
                  f"{french_number(usage.get('prompt_tokens'))} tokens en entrée, "
                  f"{french_number(usage.get('completion_tokens'))} en sortie.")
     return text

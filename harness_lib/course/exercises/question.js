@@ -9,7 +9,14 @@ function make(tag, props = {}, children = []) {
   return node;
 }
 
-let count = 0; // ids for this page: radio groups and labels must not meet another question's
+// Ids for this page: radio groups and labels must not meet another question's. anywidget
+// loads this module once per widget model, so a module-level counter would restart at 1
+// for every question (one shared radio group, labels pointing at the first prompt): the
+// counter lives on the page instead, one number per view.
+const nextId = () => {
+  globalThis.harnessQuestionCount = (globalThis.harnessQuestionCount ?? 0) + 1;
+  return `harness-question-${globalThis.harnessQuestionCount}`;
+};
 
 function answerPart(model, id, onEnter) {
   const kind = model.get("kind"), value = () => model.get("value");
@@ -19,6 +26,9 @@ function answerPart(model, id, onEnter) {
     part.setAttribute("aria-labelledby", id);
     const inputs = model.get("choices").map((text, i) => {
       const input = make("input", { type: "radio", name: `${id}-choix`, value: String(i) });
+      // The choice is kept in the model at once: a view drawn again (the cell scrolled
+      // back into view, the notebook reopened) shows it checked, not « Choisissez ».
+      input.addEventListener("change", () => { model.set("value", i); model.save_changes(); });
       part.append(make("label", {}, [input, make("span", { textContent: text })]));
       return input;
     });
@@ -36,6 +46,7 @@ function answerPart(model, id, onEnter) {
     });
   }
   field.setAttribute("aria-labelledby", id);
+  field.addEventListener("change", () => { model.set("value", field.value); model.save_changes(); });
   const show = () => { if (field.value !== (value() ?? "")) field.value = value() ?? ""; };
   model.on("change:value", show);
   show();
@@ -44,7 +55,7 @@ function answerPart(model, id, onEnter) {
 }
 
 function render({ model, el }) {
-  const id = `harness-question-${++count}`;
+  const id = nextId();
   const prompt = make("div", { className: "harness-prompt", id });
   prompt.innerHTML = model.get("prompt"); // the course's own HTML (questions.py)
   const [answer, read] = answerPart(model, id, () => send("check")); // Entrée in a field

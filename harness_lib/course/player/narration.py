@@ -13,7 +13,7 @@ attend\\xa0: il ne voit ni l’appel ni son résultat tant que celui-ci n’est 
 'Le harness rend la réponse à Personne\\xa0: Résumé du projet.'
 >>> from harness_lib.trace import Event
 >>> status(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}))
-'terminé\\xa0: max_turns'
+'terminé\\xa0: nombre maximal de tours atteint'
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ...text import one_line
 from ...trace import Event
 from ..drawing.diagram import Diagram, Step, fr
 from ..drawing.hub import TOOLS_ID
+from ..drawing.trace_diagram import reason_text
 
 START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
 STATUS = {"task": "▶ la mission arrive", "request": "⏳ en attente du modèle…",
@@ -32,10 +33,10 @@ STATUS = {"task": "▶ la mission arrive", "request": "⏳ en attente du modèle
 def status(event: Event) -> str:
     """What a live run is doing at this event: shown with the step, also on replay."""
     if event.kind == "answer":
-        return "terminé : answer"
+        return "terminé : réponse finale"
     if event.kind == "stop":
         data = event.data if isinstance(event.data, dict) else {}
-        return f"terminé : {data.get('reason')}"
+        return f"terminé : {reason_text(data.get('reason'))}"
     return STATUS.get(event.kind, "en cours…")
 
 
@@ -50,7 +51,7 @@ def step_note(diagram: Diagram, k: int) -> str:
 def _arrow_sentence(diagram: Diagram, step: Step) -> str:
     names = {p.id: p.label for p in diagram.participants}
     source, target = names.get(step.source, step.source), names.get(step.target, step.target)
-    text = one_line(step.text)
+    text = one_line(step.text).rstrip(".")  # the sentence ends with its own period: no « .. »
     if step.source == step.target:
         return f"{source} agit seul : {text}."
     if target == "Modèle":

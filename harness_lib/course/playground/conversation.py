@@ -1,21 +1,23 @@
 """A learner's messages[] as a sequence diagram: what send() draws under its verdict.
 
-One arrow per message, numbered as in messages[], then the call (Harness → Modèle)
-and what came back: the model's reply, or the API's refusal (a crossed arrow).
-When the API refuses, the message it names is framed in red, with a note that
-names the field. The context bar is what the model receives: every message and
-the tool definitions, per role.
+One arrow per message, numbered as in messages[], then the call and what came back:
+the model's reply (Harness → Modèle → Harness), or the API's refusal (Harness → API,
+a crossed arrow back): the API refuses before any model sees the request, so the
+model is not the one who answers. The refused message is framed in red, with a note
+that names the field. The context bar is what the call carries: every message and
+the tool definitions, per role. The text is drawn at the players' size (15 px, at
+least 12.5 px in an 800 px window): labels are cut to keep the drawing narrow enough.
 
 >>> from harness_lib.messages import check_conversation, user
 >>> conversation = [user("Bonjour"), {"role": "tool", "content": "?"}]
 >>> mark = locate(check_conversation(conversation), None)
 >>> mark
 Mark(index=1, field='tool_call_id', why='')
->>> d = conversation_diagram(conversation, [], outcome="HTTP 400 : refusé")
->>> [s.text for s in d.steps]
-['[0] user\\xa0: Bonjour', '[1] tool\\xa0: Résultat de None\\xa0: ?', \
-'Appel\\xa0: 2 messages + 0 outil', \
-'HTTP 400 : refusé']
+>>> d = conversation_diagram(conversation, [], outcome="HTTP 400 : refusé", refused=True)
+>>> [(s.source, s.target, s.text) for s in d.steps][2:]
+[('H', 'A', 'Appel\\xa0: 2 messages + 0 outil'), ('A', 'H', 'HTTP 400 : refusé')]
+>>> d.description
+'2 messages, refusés par l’API\\xa0: le modèle ne verra jamais cette conversation.'
 >>> "Note over T,H: ✘ messages[1].tool_call_id" in mermaid_text(d, mark)
 True
 """
@@ -33,6 +35,8 @@ from ..drawing import charts
 from ..drawing.diagram import Diagram, Entry, Participant, Step, ledger_at, one_line, shorten
 from ..drawing.mermaid import arrow_line, escape, to_mermaid
 from ..drawing.trace_diagram import count, message_label
+from ..player.state import DISPLAY, FIT
+from ..player.state import _width as drawn_width  # the players' estimate of Mermaid's width
 
 FIRST, LAST = 10, 29  # a long conversation: its first and last messages are drawn
 LABEL = 64  # characters of an arrow's label: the diagram stays readable on a narrow screen
@@ -43,7 +47,7 @@ ROUTES = {"system": ("H", "H", "->>"), "developer": ("H", "H", "->>"), "user": (
           "function": ("T", "H", "-->>")}
 SAME_AS = {"developer": "system", "function": "tool"}  # the bar's role for older names
 PARTICIPANTS = (Participant("U", "Personne"), Participant("H", "Harness"),
-                Participant("M", "Modèle"), Participant("T", "Outils"))
+                Participant("A", "API"), Participant("M", "Modèle"), Participant("T", "Outils"))
 _PARAM = re.compile(r"messages\.?\[(\d+)\]\.?(.*)")  # messages[3].role, messages.[3].role
 # The provider's words -> what the note beside the refused message says, in short.
 WHY = {"did not have response messages": "une demande sans résultat",
@@ -90,17 +94,29 @@ def conversation_diagram(messages: Sequence[object], tools: object, outcome: str
         previous = i
     names = _tool_names(tools)
     sent = f"Appel : {count(len(messages), 'message')} + {count(len(names), 'outil')}"
-    steps.append(Step(len(steps) + 1, "H", "M", "->>", sent, turn=1))
+    answerer = "A" if refused else "M"  # a refusal comes from the API: no model saw the call
+    steps.append(Step(len(steps) + 1, "H", answerer, "->>", sent, turn=1))
     if outcome:
-        steps.append(Step(len(steps) + 1, "M", "H", "--x" if refused else "-->>",
+        steps.append(Step(len(steps) + 1, answerer, "H", "--x" if refused else "-->>",
                           shorten(one_line(outcome), LABEL)))
     tokens = tools_tokens(tools) if isinstance(tools, list) else 0
     initial = (Entry("tools", tokens, shorten("Définitions de " + ", ".join(names))),) \
         if tokens else ()
     used = {who for step in steps for who in (step.source, step.target)}
-    return Diagram("Votre messages[]", f"{count(len(messages), 'message')}, envoyés au modèle "
-                   "avec la définition des outils.", tuple(p for p in PARTICIPANTS if p.id in used),
-                   initial, tuple(steps))
+    return Diagram("Votre messages[]", _description(len(messages), outcome, refused),
+                   tuple(p for p in PARTICIPANTS if p.id in used), initial, tuple(steps))
+
+
+def _description(n: int, outcome: str, refused: bool) -> str:
+    """What became of the call, as the API decided it: never « envoyés » after a refusal."""
+    messages = count(n, "message")
+    plural = "s" if n > 1 else ""
+    if refused:
+        return f"{messages}, refusé{plural} par l’API : le modèle ne verra jamais cette " \
+            "conversation."
+    if outcome.startswith("Réponse"):
+        return f"{messages}, envoyé{plural} au modèle avec la définition des outils."
+    return f"{messages} : l’appel n’a pas abouti, aucune réponse du modèle."
 
 
 def shown(n: int, keep: int | None = None) -> list[int]:
@@ -133,15 +149,29 @@ def _tool_names(tools: object) -> list[str]:
     return [str(f.get("name")) for f in functions if isinstance(f, dict)]
 
 
+def label_limit(diagram: Diagram) -> int:
+    """The longest label that keeps the whole drawing within the players' width (FIT px),
+    so that its text stays at least 12.5 px high in an 800 px window (docs/player.md)."""
+    column = {p.id: i for i, p in enumerate(diagram.participants)}
+    arrows = [(column[s.source], column[s.target], len(one_line(s.text))) for s in diagram.steps]
+    for limit in range(LABEL, 13, -2):
+        if drawn_width(arrows, len(column), limit) <= FIT:
+            return limit
+    return 12  # as narrow as the players go: four participants' boxes still fit
+
+
 def mermaid_text(diagram: Diagram, mark: Mark | None = None) -> str:
-    """The Mermaid text, the refused message framed in red with a note naming the field."""
-    lines = [line for line in to_mermaid(diagram, highlight=False).splitlines()
-             if line.strip() != "autonumber"]  # arrows carry their index in messages[]
+    """The Mermaid text, the refused message framed in red with a note naming the field,
+    drawn with the players' settings (their text size) and labels fitted to the width."""
+    limit = label_limit(diagram)
+    lines = [line for line in to_mermaid(diagram, highlight=False, label_limit=limit)
+             .splitlines() if line.strip() != "autonumber"]  # arrows carry their index
+    lines.insert(0, DISPLAY.rstrip("\n"))
     step = next((s for s in diagram.steps if mark and s.text.startswith(f"[{mark.index}] ")),
                 None)
     if step is None or mark is None:
         return "\n".join(lines) + "\n"
-    head = f"  {arrow_line(step)}"
+    head = f"  {arrow_line(step, limit)}"
     start = lines.index(head)
     end = start + 1
     while end < len(lines) and lines[end].lstrip().startswith("%%"):
@@ -155,8 +185,8 @@ def mermaid_text(diagram: Diagram, mark: Mark | None = None) -> str:
 
 
 def sent_context(diagram: Diagram) -> list[Entry]:
-    """What the model receives: the context at the call (the step whose target is M)."""
-    call = next(s.index for s in diagram.steps if s.target == "M" and s.source == "H")
+    """What the call carries: the context at the call (Harness → Modèle, or → API)."""
+    call = next(s.index for s in diagram.steps if s.target in "MA" and s.source == "H")
     return ledger_at(diagram, call)
 
 

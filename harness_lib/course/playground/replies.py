@@ -45,16 +45,28 @@ def outputs(messages: object, tools: object, result: object,
     if not isinstance(messages, (list, tuple)):
         return [shown_first]
     try:
-        refused = isinstance(result, HarnessError)
+        refused = isinstance(result, ApiError) and result.status is not None
         diagram = conversation_diagram(messages, tools, _outcome(result), refused,
                                        mark.index if mark else None)
         text = mermaid_text(diagram, mark)
         drawn = {"text/vnd.mermaid": text, "text/markdown": charts.mermaid_fence(text),
                  "text/plain": transcript(diagram)}
-        bar = f"<p>Ce que le modèle reçoit :</p>{context_html(diagram)}"
-        return [shown_first, drawn, {"text/html": bar, "text/plain": "Contexte envoyé"}]
+        return [shown_first, drawn, _bar(result, diagram)]
     except Exception:  # the verdict matters most: a drawing that fails is left out
         return [shown_first]
+
+
+def _bar(result: object, diagram: Any) -> dict[str, str]:
+    """The context bar, titled by what happened to it: only a reply means the model read it."""
+    if isinstance(result, Completion):
+        title, plain = "Ce que le modèle a reçu :", "Contexte reçu par le modèle"
+    elif isinstance(result, ApiError) and result.status is not None:
+        title = ("Ce que l’appel portait (l’API l’a refusé : le modèle ne l’a jamais "
+                 "reçu) :")
+        plain = "Contexte refusé par l’API, jamais reçu par le modèle"
+    else:
+        title, plain = "Ce que l’appel portait (il n’a pas abouti) :", "Contexte non reçu"
+    return {"text/html": f"<p>{_esc(title)}</p>{context_html(diagram)}", "text/plain": plain}
 
 
 def _outcome(result: object) -> str:
@@ -86,8 +98,8 @@ def render(result: object, problems: Sequence[Problem] = (), messages: object = 
             return _box("reply", "Réponse du modèle", _reply(result))
         if isinstance(result, ApiError):
             listed = messages_html(messages, mark) if mark is not None else ""
-            return _box("refused", _error_title(result),
-                        _error(result) + listed + _problems(problems))
+            return _box("refused", _error_title(result), _never_seen(result) + _error(result)
+                        + listed + _problems(problems))
         if isinstance(result, HarnessError):
             return _box("failed", "Appel impossible", f"<p>{_esc(result.explication)}</p>")
         return _box("other", "Résultat inattendu", f"<code>{_esc(repr(result))}</code>")
@@ -129,6 +141,14 @@ def _error_title(error: ApiError) -> str:
     return f"L’API refuse la requête : HTTP {error.status}"
 
 
+def _never_seen(error: ApiError) -> str:
+    """The refusal's consequence, said first: the API answers, not the model."""
+    if error.status is None:
+        return "<p>Aucune réponse : le modèle n’a rien répondu à cette conversation.</p>"
+    return ("<p>C’est l’API qui répond, pas le modèle : elle refuse la requête avant de la "
+            "transmettre, et le modèle ne verra jamais cette conversation.</p>")
+
+
 def _error(error: ApiError) -> str:
     body = error.body.get("error") if isinstance(error.body, dict) else None
     param = body.get("param") if isinstance(body, dict) else None
@@ -142,7 +162,7 @@ def _problems(problems: Sequence[Problem]) -> str:
     if len(problems) < 2:  # the one problem is the refusal above: nothing more to list
         return ""
     items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems)
-    return (f"<p>Vérifié avant l’envoi : {len(problems)} problème(s) dans messages[]. L’API "
+    return (f"<p>Vérifié avant l’envoi : {count(len(problems), 'problème')} dans messages[]. L’API "
             f"ne signale que le premier (ci-dessus) ; les voici tous :</p><ol>{items}</ol>")
 
 
