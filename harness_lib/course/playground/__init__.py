@@ -5,5 +5,5 @@
     conversation.py  a learner's messages[] as a diagram, the refused message marked
     listing.py       messages[] as a listing, the refused field highlighted
 
-Imports the harness, drawing/ and missions/.
+Imports the harness, drawing/, missions/ and player/ (the players' text fitting).
 """
