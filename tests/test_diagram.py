@@ -349,7 +349,7 @@ def test_from_trace_follows_the_events_and_their_messages() -> None:
         assert totals_at(d, k) == event.ledger  # the same count as the run's own ledger
         assert step.note and step.turn == event.turn
     assert d.steps[2].entries[0].label == 'tool_call call_1 : read_file("README.md")'
-    assert d.steps[5].text == "# Mini harness Une boucle et un outil."  # one line
+    assert d.steps[5].text == "résultat de call_1 : # Mini harness Une boucle et un outil."
     assert "120 tokens en entrée" in d.steps[2].note
     assert [s.loop == TOOL_LOOP for s in d.steps] == [False] + [True] * 5 + [False] * 3
     same_diagram(d, parse(to_mermaid(d)))

@@ -110,11 +110,14 @@ def test_a_long_diagram_shows_a_window_with_the_real_numbers() -> None:
     assert "participant U as Personne" in state(diagram, 16).mermaid  # H-->>U: back
 
 
-def test_a_long_label_is_cut_in_the_drawing_and_whole_in_the_note() -> None:
+def test_a_long_label_wraps_before_it_is_cut_and_is_whole_in_the_note() -> None:
     label = "Lis README.md, puis docs/guide.md, puis résume les deux en trois phrases"
     s = state(parse(f"sequenceDiagram\n  U->>H: {label}"), 1)
-    assert label not in s.mermaid and label[: LABEL - 1] + "…" in s.mermaid
-    assert s.note.endswith(f"Libellé complet : « {label} »")
+    assert "U->>H: Lis README.md, puis docs/guide.md, puis<br>résume les deux en trois " \
+        "phrases" in s.mermaid and "Libellé complet" not in s.note  # room for two lines
+    longer = label + ", puis une quatrième sur l’ensemble du projet"
+    s = state(parse(f"sequenceDiagram\n  U->>H: {longer}"), 1)
+    assert "…" in s.mermaid and longer in s.note  # the drawing cuts it, the note has it whole
 
 
 @pytest.mark.parametrize("source", [*CHAPTER, "max-turns", "tool-error"])
@@ -127,7 +130,7 @@ def test_each_step_gets_the_longest_labels_that_fit(source: str) -> None:
         limit = label_limit(diagram, k)
         assert limit == 12 or _width(arrows_k, columns, limit) <= FIT, k
         assert limit == LABEL or _width(arrows_k, columns, limit + 2) > FIT, k
-        assert max((a[2] for a in arrows_k), default=0) > limit or limit == LABEL, k
+        assert max((len(a[2]) for a in arrows_k), default=0) > limit or limit == LABEL, k
         cut += limit < LABEL
     if source == "max-turns":  # long labels in a window of 8: some steps must cut them
         assert cut > 0
@@ -207,8 +210,8 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
     assert statuses["tool_call"] == "⚙ outil en cours…"
-    assert p.status == "terminé : answer"
-    assert "terminé : answer" in p._text.texts[-1]  # shown, not only stored
+    assert p.status == "terminé : réponse finale"
+    assert "terminé : réponse finale" in p._text.texts[-1]  # shown, not only stored
     # Replaying an earlier step shows what the run was doing then, not its end.
     request = next(i for i, (kind, *_) in enumerate(seen) if kind == "request") + 1
     assert p.state(request).status == "⏳ en attente du modèle…"
