@@ -13,16 +13,26 @@ from dataclasses import replace
 
 import ipywidgets as w
 import pytest
+from course_players import PLAYERS
 
 from harness_lib.course.drawing.charts import ADDED_STYLE
-from harness_lib.course.drawing.diagram import from_trace, totals_at
+from harness_lib.course.drawing.diagram import Diagram, from_trace, totals_at
 from harness_lib.course.drawing.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
 from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
 from harness_lib.course.player import player as player_module
+from harness_lib.course.player.known import call_steps
 from harness_lib.course.player.narration import step_note
 from harness_lib.course.player.panels import BATCH
 from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
-from harness_lib.course.player.state import FIT, LABEL, WINDOW, _width, drawn_arrows, label_limit
+from harness_lib.course.player.state import (
+    FIT,
+    LABEL,
+    WINDOW,
+    _width,
+    drawn_arrows,
+    known_html,
+    label_limit,
+)
 from harness_lib.limits import Limits
 from harness_lib.loop import SYSTEM_PROMPT, run
 from harness_lib.messages import system
@@ -411,3 +421,54 @@ def test_a_live_step_whose_exchange_changes_moves_to_its_new_hub_drawing() -> No
     for event in run.trace.events:
         p.on_event(event)
         assert all(len(shown(p, k, "hub")) == 1 for k in range(p.total + 1))
+
+
+# « Que sait le modèle ? »: what the model received at its last call, beside messages[] now.
+
+
+def _views(diagram: Diagram, k: int) -> tuple[str, str]:
+    """The two views of step k: (the model's, messages[] now)."""
+    shown = known_html(state(diagram, k))
+    model, now = shown.split('class="harness-now-view"')
+    return model, now
+
+
+def test_before_its_first_call_the_model_knows_nothing_not_even_the_request() -> None:
+    demo = PLAYERS["00 : la démo"]()
+    model, now = _views(demo, 1)  # the question entered messages[]; no call yet
+    assert "Bonjour, qui es-tu" not in model and "ne sait encore rien" in model
+    assert "Bonjour, qui es-tu" in now
+    model, _ = _views(demo, 2)  # the call: now the model has it
+    assert "Bonjour, qui es-tu" in model
+
+
+@pytest.mark.parametrize("name", [*PLAYERS])
+def test_a_tool_result_is_known_only_after_the_call_that_carries_it(name: str) -> None:
+    diagram = PLAYERS[name]()
+    calls = call_steps(diagram)
+    for i, step in enumerate(diagram.steps, start=1):
+        if step.source != "T" or not step.entries:
+            continue  # only a tool's result that entered messages[]
+        after = next((c for c in calls if c > i), None)
+        # A run's result is known by its tool_call_id (only a tool message carries one).
+        label = html.escape(step.entries[0].label) if step.messages is None else html.escape(
+            f'"tool_call_id": "{step.messages[-1]["tool_call_id"]}"')
+        for k in range(i, after or len(diagram.steps) + 1):  # from the result to the call
+            model, now = _views(diagram, k)
+            assert label not in model and label in now, (name, i, k)
+        if after is not None:
+            model, _ = _views(diagram, after)
+            assert label in model, (name, i, after)
+
+
+def test_in_04_at_step_5_the_result_is_in_messages_but_not_yet_with_the_model() -> None:
+    model, now = _views(chapter_diagram("boucle_complete"), 5)
+    assert "Contenu de price.js" not in model and "Contenu de price.js" in now
+    assert "Contenu de price.js" in _views(chapter_diagram("boucle_complete"), 6)[0]
+
+
+def test_a_refused_call_never_reached_the_model() -> None:
+    diagram = from_trace(replay("missing-result").run.trace)
+    model, _ = _views(diagram, len(diagram.steps))
+    assert "Appel 1, à l’étape 2" in model and "refusé par l’API" in model
+    assert call_steps(diagram) == [2]  # the refused request is not a call the model got

@@ -39,6 +39,12 @@ def _model_ids(diagram: Diagram) -> set[str]:
     return {p.id for p in diagram.participants if p.label == "Modèle" or p.id == "M"}
 
 
+def call_steps(diagram: Diagram) -> list[int]:
+    """The steps that reach the model (the player's « Appel précédent / suivant »)."""
+    model = _model_ids(diagram)
+    return [s.index for s in diagram.steps if s.target in model and s.source not in model]
+
+
 def last_call(diagram: Diagram, k: int) -> int | None:
     """The last step up to k that reached the model (an arrow to it), or None."""
     model = _model_ids(diagram)
