@@ -87,7 +87,7 @@ def _p(text: str) -> str:
 
 def _model_view(diagram: Diagram, k: int) -> str:
     call = last_call(diagram, k)
-    head = _head("Que sait le modèle ? Ce qu’il a reçu à son dernier appel, et sa réponse")
+    head = _head("Ce que le modèle a reçu à son dernier appel, et sa réponse")
     refused = "".join(_p(f"L’appel de l’étape {i} a été refusé par l’API : le modèle ne l’a "
                          "jamais reçu.") for i in refused_since(diagram, call, k))
     if call is None:
@@ -123,7 +123,8 @@ def _now_view(diagram: Diagram, k: int) -> str:
         return head + (_now_messages(diagram, now, call) if call else
                        _messages(now, _tools(diagram)))
     context = ledger_at(diagram, k)
-    legend = (_p("En gras : ce que le modèle n’a pas encore reçu.") if new and call else
+    fresh = "En gras : ajouté depuis son dernier appel ; il ne le recevra qu’au prochain."
+    legend = (_p(fresh) if new and call else
               _p("Rien de nouveau depuis son dernier appel.") if call else "")
     return head + ledger_table(context, 0, bold={id(e) for e in new} if call else set()) + legend
 

@@ -31,8 +31,8 @@ function renderControls({ model, el }) {
   const next = button("▶", "Suivante", "Étape suivante (flèche droite)", true);
   const slider = make("input", { type: "range", min: 0, step: 1, ariaLabel: "Étape" });
   // Long runs: jump from one model call to the next (Page↑ / Page↓), play faster.
-  const before = button("⏮", "Appel précédent", "Appel au modèle précédent (Page précédente)");
-  const after = button("⏭", "Appel suivant", "Appel au modèle suivant (Page suivante)", true);
+  const before = button("◀◀", "Appel précédent", "Appel au modèle précédent (Page précédente)");
+  const after = button("▶▶", "Appel suivant", "Appel au modèle suivant (Page suivante)", true);
   const speed = make("select", { title: "Vitesse de la lecture automatique" },
                      [1, 2, 4].map((x) => make("option", { value: x, textContent: `× ${x}` })));
   speed.setAttribute("aria-label", "Vitesse de lecture");
