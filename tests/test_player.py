@@ -125,7 +125,8 @@ def test_a_long_label_wraps_before_it_is_cut_and_is_whole_in_the_note() -> None:
     s = state(parse(f"sequenceDiagram\n  U->>H: {label}"), 1)
     assert "U->>H: Lis README.md, puis docs/guide.md, puis<br>résume les deux en trois " \
         "phrases" in s.mermaid and "Libellé complet" not in s.note  # room for two lines
-    longer = label + ", puis une quatrième sur l’ensemble du projet"
+    longer = (label + ", puis une quatrième sur l’ensemble du projet, puis une cinquième "
+              "sur ses tests, et enfin une conclusion")
     s = state(parse(f"sequenceDiagram\n  U->>H: {longer}"), 1)
     assert "…" in s.mermaid and longer in s.note  # the drawing cuts it, the note has it whole
 

@@ -178,10 +178,14 @@ def _reply(story: RunStory, i: int, messages: list[Message]) -> str:
 def _permission(story: RunStory, i: int, messages: list[Message]) -> str:
     data = story.trace.events[i].data
     verdict = str(data.get("verdict"))
-    reason = re.sub(rf"\s*\({re.escape(verdict)}\)$", "", one_line(str(data.get("reason", ""))))
+    said = VERDICTS.get(verdict, verdict)
+    # The policy's reason, without the tool's name and the verdict's code it repeats.
+    reason = re.split(r"\s:\s", one_line(str(data.get("reason", ""))), maxsplit=1)[-1]
+    reason = re.sub(rf"\s*\({re.escape(verdict)}\)$", "", reason)
+    verdict_text = reason if reason.startswith(said) else f"{said} ({reason})"
     return (f"Avant d’exécuter {data.get('id') or 'la demande'}, le harness consulte sa "
-            f"politique, sans appeler le modèle. Verdict : {VERDICTS.get(verdict, verdict)} "
-            f"({reason}). messages[] ne change pas.")
+            f"politique, sans appeler le modèle. Verdict : {verdict_text}. messages[] ne "
+            "change pas.")
 
 
 def _tool_call(story: RunStory, i: int, messages: list[Message]) -> str:
@@ -201,8 +205,9 @@ def _tool_result(story: RunStory, i: int, messages: list[Message]) -> str:
     event = story.trace.events[i]
     call_id, tool = event.data.get("id"), event.data.get("tool")
     later = story.next_call.get(i)
-    seen = (f"Le modèle le lira à l’appel {later}." if later is not None else
-            "Aucun appel ne suit : le modèle ne le verra jamais.")
+    it = "la" if event.data.get("error") else "le"  # l’erreur, le résultat
+    seen = (f"Le modèle {it} lira à l’appel {later}." if later is not None else
+            f"Aucun appel ne suit : le modèle ne {it} verra jamais.")
     asked = any(str(call.get("id")) == str(call_id) for m in messages if isinstance(m, dict)
                 for call in m.get("tool_calls") or [] if isinstance(call, dict))
     if i in story.unrun:  # refused by the policy, or by a person: nothing ran

@@ -32,7 +32,7 @@ from .narration import step_note
 # player then fits in a laptop's window, and its text keeps about the body's size.
 WINDOW = 8
 LABEL = 40  # the most characters of a label's line in the player; the note gives it whole
-LINES = 2  # a long label wraps onto this many lines before it is cut
+LINES = 3  # a long label wraps onto this many lines before it is cut
 # How the player's diagrams are drawn: text at 15 px (the notebook's body is 14 px),
 # narrow participant boxes, tight margins, no second row of participants at the
 # bottom (the current arrow is the last thing drawn). The browser shrinks a drawing
@@ -105,7 +105,8 @@ def _note(diagram: Diagram, k: int, limit: int) -> str:
     if step is None or not shown_cut(step, limit):
         return note
     text = one_line(step.text)
-    return note if text in note else f"{note}\nLibellé complet : « {text} »"
+    # A label already cut when the diagram was built (« … ») may be whole in the note.
+    return note if text.removesuffix("…") in note else f"{note}\nLibellé complet : « {text} »"
 
 
 def shown_cut(step: Step, limit: int) -> bool:
