@@ -589,6 +589,9 @@ def write_self_tests(folder: Path) -> None:
     ])
     nbformat.write(mermaid, folder / "mermaid.ipynb")
     nbformat.write(widgets, folder / "widgets.ipynb")
+    knowing = new(metadata=spec, cells=[code(KNOWING), *(code(f"Player({source})")
+                                                         for source in KNOWING_PLAYERS)])
+    nbformat.write(knowing, folder / "knowing.ipynb")
 
 
 CONVERSATION = """from harness_lib.messages import assistant, tool_call, tool_result, user
@@ -606,6 +609,92 @@ BROKEN = CONVERSATION.replace(
 RAISES, ZERO = "1 / 0", "ZeroDivisionError: division by zero"
 GARBAGE = 'send("pas une liste")'
 ALIVE = 'vivant = globals().get("vivant", 0) + 1\nprint(f"noyau vivant : {vivant}")'
+
+
+# The chapter's three diagrams and one run (01's mission, mock model): « Que sait le
+# modèle ? » read on screen just before and just after each call to the model.
+KNOWING = """from harness_lib import MockModel, run, workspace_tools
+from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.player.player import Player
+mission = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini")))"""
+KNOWING_PLAYERS = ('"deux_tours"', '"erreur_outil"', '"boucle_complete"', "mission.trace")
+NOTHING_YET = "ne sait encore rien"
+
+
+def knowing_diagrams() -> list[Any]:
+    """The same four diagrams, built here: what each call must bring to the model."""
+    from harness_lib import MockModel, run, workspace_tools
+    from harness_lib.course.drawing.diagram import from_trace
+    from harness_lib.course.drawing.mermaid import chapter_diagram
+    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+
+    mission = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini")))
+    return [*(chapter_diagram(name) for name in ("deux_tours", "erreur_outil",
+                                                 "boucle_complete")), from_trace(mission.trace)]
+
+
+def carried(diagram: Any, call: int) -> list[str]:
+    """What a learner reads of each tool result that the call at step `call` brings to the
+    model for the first time: its label (a diagram), its tool_call_id (a run)."""
+    from harness_lib.course.player.known import since_call
+
+    fresh = [e for e in since_call(diagram, call - 1) if e.role == "tool"]
+    if diagram.steps[0].messages is None:
+        return [e.label for e in fresh]
+    sent = list(diagram.steps[call - 1].messages)
+    return [f'"tool_call_id": "{m["tool_call_id"]}"' for m in sent if m.get("role") == "tool"
+            ][-len(fresh):] if fresh else []
+
+
+def known_views(player: Any) -> tuple[str, str]:
+    """(« Que sait le modèle ? », « messages[] maintenant ») as read on screen."""
+    return (player.locator(".harness-model-view").text_content() or "",
+            player.locator(".harness-now-view").text_content() or "")
+
+
+def check_knowing(player: Any, diagram: Any) -> None:
+    """Step by step: just before each call, the model knows neither the mission (first
+    call) nor the tool results this call carries, which messages[] already holds; just
+    after it, it knows them. « Appel suivant » jumps from call to call."""
+    from harness_lib.course.player.known import call_steps
+
+    calls = call_steps(diagram)
+    view = rewind(player)
+    player.locator("summary", has_text="Que sait le modèle").click()
+    model, now = known_views(player)
+    assert NOTHING_YET in model, model
+    player.locator(STEP).click()  # the keys
+    for k in range(1, view.total + 1):
+        player.page.keyboard.press("ArrowRight")
+        view = moved(player, k, view)
+        readable(view)
+        if k + 1 in calls:  # just before a call
+            model, now = known_views(player)
+            for text in carried(diagram, k + 1):
+                assert text not in model and text in now, (k, text, model, now)
+            assert k + 1 != calls[0] or NOTHING_YET in model, (k, model)
+        if k in calls:  # just after it
+            model, _ = known_views(player)
+            assert NOTHING_YET not in model, (k, model)
+            for text in carried(diagram, k):
+                assert text in model, (k, text, model)
+    view = rewind(player)
+    for call in calls:
+        button(player, "Appel suivant").click()
+        view = moved(player, call, view)
+    sync_api.expect(button(player, "Appel suivant")).to_be_disabled()
+
+
+def test_what_the_model_knows_before_and_after_each_call(open_notebook: Any) -> None:
+    notebook = open_notebook("selftest/knowing.ipynb")
+    cells = run_all(notebook)
+    assert failures(cells, notebook) == []
+    players = notebook.panel.locator(PLAYER)
+    sync_api.expect(players).to_have_count(len(KNOWING_PLAYERS))
+    for i, diagram in enumerate(knowing_diagrams()):
+        to_top(players.nth(i))
+        check_knowing(players.nth(i), diagram)
+        players.nth(i).screenshot(path=str(ARTIFACTS / f"knowing-{i}.png"))
 
 
 def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> None:

@@ -85,7 +85,7 @@ def test_a_refusal_comes_from_the_api_and_is_never_called_sent() -> None:
 def test_conversation_diagrams_use_the_players_text_size() -> None:
     """The players' settings (15 px text) and labels fitted to 680 px: at 800 px the
     drawing, shrunk to the 588 px output area, keeps its text above 12.5 px."""
-    from harness_lib.course.player.state import DISPLAY, FIT, _width
+    from harness_lib.course.player.state import DISPLAY, FIT, drawn_width
 
     long = [{"role": "user", "content": "une très longue demande " * 8},
             {"role": "tool", "tool_call_id": "call_1", "content": "un très long résultat " * 8}]
@@ -94,8 +94,8 @@ def test_conversation_diagrams_use_the_players_text_size() -> None:
     assert text.startswith(DISPLAY)
     diagram = parse(text)
     column = {p.id: i for i, p in enumerate(diagram.participants)}
-    arrows = [(column[s.source], column[s.target], len(s.text)) for s in diagram.steps]
-    assert _width(arrows, len(column), 99) <= FIT
+    arrows = [(column[s.source], column[s.target], s.text) for s in diagram.steps]
+    assert drawn_width(arrows, len(column), 99, rows=1) <= FIT
     assert 15 * 588 / FIT >= 12.5
 
 

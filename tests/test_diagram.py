@@ -153,11 +153,22 @@ def test_compaction_keeps_only_system_and_tools() -> None:
     ("<b>gras</b>", "#60;b#62;gras#60;/b#62;"),
     ("deux\nlignes\r\nici", "deux<br>lignes<br>ici"),
     ("bip\x07\x00 tab\tici", "bip tab ici"),
+    ('%%{init: {"theme": "dark"}}%%', '#37;#37;{init: {"theme": "dark"}}#37;#37;'),
 ])
 def test_escape_and_unescape(label: str, escaped: str) -> None:
     assert escape(label) == escaped
     assert unescape(escaped) == label.replace("\r\n", "\n").replace("\x07\x00", "").replace(
         "\t", " ")
+
+
+def test_a_directive_in_a_label_cannot_restyle_the_diagram() -> None:
+    # A file's content or a model's reply may hold `%%{init: …}%%`: Mermaid would apply it to
+    # the whole diagram, wherever it stands. Escaped, it is drawn as text; parse gives it back.
+    trap = 'voici %%{init: {"theme": "dark"}}%% la suite'
+    diagram = parse(f"sequenceDiagram\n  participant H as Harness\n  H->>H: {escape(trap)}\n")
+    text = to_mermaid(diagram)
+    assert "%%{" not in text and "}%%" not in text
+    assert diagram.steps[0].text == trap
 
 
 def test_long_labels_are_shortened() -> None:
@@ -349,7 +360,7 @@ def test_from_trace_follows_the_events_and_their_messages() -> None:
         assert totals_at(d, k) == event.ledger  # the same count as the run's own ledger
         assert step.note and step.turn == event.turn
     assert d.steps[2].entries[0].label == 'tool_call call_1 : read_file("README.md")'
-    assert d.steps[5].text == "# Mini harness Une boucle et un outil."  # one line
+    assert d.steps[5].text == "résultat de call_1 : # Mini harness Une boucle et un outil."
     assert "120 tokens en entrée" in d.steps[2].note
     assert [s.loop == TOOL_LOOP for s in d.steps] == [False] + [True] * 5 + [False] * 3
     same_diagram(d, parse(to_mermaid(d)))

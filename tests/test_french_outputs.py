@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from harness_lib.course.drawing.mermaid import unescape
+
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
@@ -99,9 +101,10 @@ def unquoted(text: str) -> str:
 
 
 def mermaid_labels(text: str) -> str:
-    """The words a sequence diagram shows: its labels, not its settings."""
+    """The words a sequence diagram shows: its labels as drawn (`<br>` a line break,
+    `#35;` a `#`), not its settings."""
     lines = [line for line in text.splitlines() if not line.strip().startswith("%%")]
-    return "\n".join(line.split(":", 1)[1] for line in lines if ":" in line)
+    return "\n".join(unescape(line.split(":", 1)[1]) for line in lines if ":" in line)
 
 
 def output_texts(output: dict[str, Any]) -> Iterator[str]:

@@ -13,16 +13,26 @@ from dataclasses import replace
 
 import ipywidgets as w
 import pytest
+from course_players import PLAYERS
 
 from harness_lib.course.drawing.charts import ADDED_STYLE
-from harness_lib.course.drawing.diagram import from_trace, totals_at
+from harness_lib.course.drawing.diagram import Diagram, from_trace, totals_at
 from harness_lib.course.drawing.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
 from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
 from harness_lib.course.player import player as player_module
+from harness_lib.course.player.known import call_steps
 from harness_lib.course.player.narration import step_note
 from harness_lib.course.player.panels import BATCH
 from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
-from harness_lib.course.player.state import FIT, LABEL, WINDOW, _width, drawn_arrows, label_limit
+from harness_lib.course.player.state import (
+    FIT,
+    LABEL,
+    WINDOW,
+    drawn_arrows,
+    drawn_width,
+    known_html,
+    label_limit,
+)
 from harness_lib.limits import Limits
 from harness_lib.loop import SYSTEM_PROMPT, run
 from harness_lib.messages import system
@@ -110,11 +120,15 @@ def test_a_long_diagram_shows_a_window_with_the_real_numbers() -> None:
     assert "participant U as Personne" in state(diagram, 16).mermaid  # H-->>U: back
 
 
-def test_a_long_label_is_cut_in_the_drawing_and_whole_in_the_note() -> None:
+def test_a_long_label_wraps_before_it_is_cut_and_is_whole_in_the_note() -> None:
     label = "Lis README.md, puis docs/guide.md, puis résume les deux en trois phrases"
     s = state(parse(f"sequenceDiagram\n  U->>H: {label}"), 1)
-    assert label not in s.mermaid and label[: LABEL - 1] + "…" in s.mermaid
-    assert s.note.endswith(f"Libellé complet : « {label} »")
+    assert "U->>H: Lis README.md, puis docs/guide.md, puis<br>résume les deux en trois " \
+        "phrases" in s.mermaid and "Libellé complet" not in s.note  # room for two lines
+    longer = (label + ", puis une quatrième sur l’ensemble du projet, puis une cinquième "
+              "sur ses tests, et enfin une conclusion")
+    s = state(parse(f"sequenceDiagram\n  U->>H: {longer}"), 1)
+    assert "…" in s.mermaid and longer in s.note  # the drawing cuts it, the note has it whole
 
 
 @pytest.mark.parametrize("source", [*CHAPTER, "max-turns", "tool-error"])
@@ -125,9 +139,9 @@ def test_each_step_gets_the_longest_labels_that_fit(source: str) -> None:
     for k in range(len(diagram.steps) + 1):
         arrows_k, columns = drawn_arrows(diagram, k)
         limit = label_limit(diagram, k)
-        assert limit == 12 or _width(arrows_k, columns, limit) <= FIT, k
-        assert limit == LABEL or _width(arrows_k, columns, limit + 2) > FIT, k
-        assert max((a[2] for a in arrows_k), default=0) > limit or limit == LABEL, k
+        assert limit == 12 or drawn_width(arrows_k, columns, limit) <= FIT, k
+        assert limit == LABEL or drawn_width(arrows_k, columns, limit + 2) > FIT, k
+        assert max((len(a[2]) for a in arrows_k), default=0) > limit or limit == LABEL, k
         cut += limit < LABEL
     if source == "max-turns":  # long labels in a window of 8: some steps must cut them
         assert cut > 0
@@ -408,3 +422,54 @@ def test_a_live_step_whose_exchange_changes_moves_to_its_new_hub_drawing() -> No
     for event in run.trace.events:
         p.on_event(event)
         assert all(len(shown(p, k, "hub")) == 1 for k in range(p.total + 1))
+
+
+# « Que sait le modèle ? »: what the model received at its last call, beside messages[] now.
+
+
+def _views(diagram: Diagram, k: int) -> tuple[str, str]:
+    """The two views of step k: (the model's, messages[] now)."""
+    shown = known_html(state(diagram, k))
+    model, now = shown.split('class="harness-now-view"')
+    return model, now
+
+
+def test_before_its_first_call_the_model_knows_nothing_not_even_the_request() -> None:
+    demo = PLAYERS["00 : la démo"]()
+    model, now = _views(demo, 1)  # the question entered messages[]; no call yet
+    assert "Bonjour, qui es-tu" not in model and "ne sait encore rien" in model
+    assert "Bonjour, qui es-tu" in now
+    model, _ = _views(demo, 2)  # the call: now the model has it
+    assert "Bonjour, qui es-tu" in model
+
+
+@pytest.mark.parametrize("name", [*PLAYERS])
+def test_a_tool_result_is_known_only_after_the_call_that_carries_it(name: str) -> None:
+    diagram = PLAYERS[name]()
+    calls = call_steps(diagram)
+    for i, step in enumerate(diagram.steps, start=1):
+        if step.source != "T" or not step.entries:
+            continue  # only a tool's result that entered messages[]
+        after = next((c for c in calls if c > i), None)
+        # A run's result is known by its tool_call_id (only a tool message carries one).
+        label = html.escape(step.entries[0].label) if step.messages is None else html.escape(
+            f'"tool_call_id": "{step.messages[-1]["tool_call_id"]}"')
+        for k in range(i, after or len(diagram.steps) + 1):  # from the result to the call
+            model, now = _views(diagram, k)
+            assert label not in model and label in now, (name, i, k)
+        if after is not None:
+            model, _ = _views(diagram, after)
+            assert label in model, (name, i, after)
+
+
+def test_in_04_at_step_5_the_result_is_in_messages_but_not_yet_with_the_model() -> None:
+    model, now = _views(chapter_diagram("boucle_complete"), 5)
+    assert "Contenu de price.js" not in model and "Contenu de price.js" in now
+    assert "Contenu de price.js" in _views(chapter_diagram("boucle_complete"), 6)[0]
+
+
+def test_a_refused_call_never_reached_the_model() -> None:
+    diagram = from_trace(replay("missing-result").run.trace)
+    model, _ = _views(diagram, len(diagram.steps))
+    assert "Appel 1, à l’étape 2" in model and "refusé par l’API" in model
+    assert call_steps(diagram) == [2]  # the refused request is not a call the model got

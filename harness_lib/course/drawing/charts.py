@@ -87,9 +87,12 @@ def _legend(entries: Sequence[Entry]) -> str:
     return f"<div>{''.join(items)}</div>"
 
 
-def ledger_table(entries: Sequence[Entry], added: int) -> str:
-    """The context entries as a table (role, tokens, label); the last `added` ones in bold."""
-    rows = [f'<tr style="{"font-weight:bold" if i >= len(entries) - added else ""}">'
+def ledger_table(entries: Sequence[Entry], added: int, bold: set[int] | None = None) -> str:
+    """The context entries as a table (role, tokens, label); the last `added` ones in bold,
+    and those whose id() is in `bold`."""
+    bold = bold or set()
+    strong = {i for i, e in enumerate(entries) if i >= len(entries) - added or id(e) in bold}
+    rows = [f'<tr style="{"font-weight:bold" if i in strong else ""}">'
             f'<td style="color:{ROLE_COLORS[e.role]};padding-right:12px">{e.role}</td>'
             f'<td style="text-align:right;padding-right:12px">{fr(e.tokens)}</td>'
             f"<td>{html.escape(e.label)}</td></tr>" for i, e in enumerate(entries)]
@@ -101,9 +104,7 @@ def ledger_table(entries: Sequence[Entry], added: int) -> str:
 def messages_block(messages: Sequence[Message]) -> str:
     """messages[] as the API would receive it: pretty JSON, escaped."""
     text = html.escape(json.dumps(list(messages), ensure_ascii=False, indent=2, default=str))
-    plural = "s" if len(messages) > 1 else ""
-    return (f'<div style="{BOX}">{fr(len(messages))} message{plural}, '
-            "plus la définition des outils :"
+    return (f'<div style="{BOX}">{len(messages)} message(s), plus la définition des outils :'
             f'<pre style="white-space:pre-wrap;max-height:420px;overflow:auto">{text}</pre></div>')
 
 
@@ -175,7 +176,7 @@ def context_chart(trace: Trace) -> str:
             'text-align:left">Chaque appel renvoie tout le contexte : le total facturé croît '
             'comme le carré du nombre de tours.</caption><tr><th align="left">appel</th>'
             '<th align="left">contexte envoyé</th><th align="left">entrée facturée (cumul)'
-            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{len(costs)} '
+            f'</th></tr>{"".join(rows)}</table><div style="{BOX}">{fr(len(costs))} '
             f'appel{"s" if len(costs) > 1 else ""} : '
             f"<b>{fr(last.billed_input_total)}</b> tokens facturés en entrée, pour un dernier "
             f"contexte de {fr(last.context_tokens)} tokens.</div>")

@@ -26,7 +26,8 @@ from ...text import french_number as fr  # short: the transcripts and charts use
 from ...text import one_line, shorten
 from ...tokens import ROLE_ALIASES, message_tokens, tools_tokens
 from ...trace import Event, Trace
-from .trace_diagram import ROUTES, TOOL_LOOP, count, gist, message_label, note
+from .run_notes import RunStory, notes
+from .trace_diagram import API_ID, TOOL_LOOP, count, label, message_label, route
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
 KEPT_BY_COMPACTION = ("system", "tools")
@@ -186,21 +187,23 @@ def transcript(diagram: Diagram) -> str:
 def from_trace(trace: Trace) -> Diagram:
     """A real run, step by step: its messages, and their estimated size in tokens."""
     events, steps, turn = trace.events, [], 0
+    story, written = RunStory(trace), notes(trace)
     tool_results = [i for i, e in enumerate(events) if e.kind == "tool_result"]
     first_request = next((i for i, e in enumerate(events) if e.kind == "request"), 0)
     # The loop frame spans the turns that asked for tools, as in the chapter.
     loop = range(first_request, tool_results[-1] + 1) if tool_results else range(0)
     sent = [trace.system] if trace.system else []  # messages[], grown one event at a time
     for i, event in enumerate(events):
-        source, arrow, target = ROUTES[event.kind]
-        turn += target == "M"
+        source, arrow, target = route(story, i)
+        turn += event.kind == "request"  # a refused call is still the harness's call n
         sent += [event.message] if event.message is not None else []
         messages = MessagesView(sent, len(sent))  # trace.messages_at(i), without a copy
-        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(gist(event.text))),
-                          _entries(event), note(event, len(messages)),
+        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(label(story, i))),
+                          _entries(event), written[i],
                           TOOL_LOOP if i in loop else None, turn, messages))
     task = next((one_line(e.text) for e in events if e.kind == "task"), "")
-    participants = (Participant("U", "Personne"), Participant("H", "Harness"),
+    api = (Participant(API_ID, "API"),) if story.refused else ()
+    participants = (Participant("U", "Personne"), Participant("H", "Harness"), *api,
                     Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
     description = (f"Une exécution réelle : {count(len(steps), 'étape')}, "
                    f"{count(turn, 'appel')} au modèle. "

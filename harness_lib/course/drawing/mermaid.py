@@ -30,6 +30,7 @@ sequenceDiagram
 from __future__ import annotations
 
 import re
+import textwrap
 from html.entities import html5
 from importlib import resources
 
@@ -65,10 +66,11 @@ def chapter_diagram(name: str) -> Diagram:
 # Labels. One regex pass each way: chained .replace() calls would escape again
 # the `#` of the entities made by the previous call.
 
-_ESCAPES = {";": "#59;", "#": "#35;", "<": "#60;", ">": "#62;", "\t": " ", "\r\n": "<br>",
-            "\r": "<br>", "\n": "<br>", "\u2028": "<br>", "\u2029": "<br>"}
-# `<` could start HTML. Other control characters are dropped (mapped to "").
-_TO_ESCAPE = re.compile(r"\r\n|[;#<>\u2028\u2029]|[\x00-\x1f\x7f-\x9f]")
+_ESCAPES = {";": "#59;", "#": "#35;", "<": "#60;", ">": "#62;", "%": "#37;", "\t": " ",
+            "\r\n": "<br>", "\r": "<br>", "\n": "<br>", "\u2028": "<br>", "\u2029": "<br>"}
+# `<` could start HTML; `%` could start a directive (`%%{init: …}%%` restyles the whole
+# diagram, wherever it stands). Other control characters are dropped (mapped to "").
+_TO_ESCAPE = re.compile(r"\r\n|[;#<>%\u2028\u2029]|[\x00-\x1f\x7f-\x9f]")
 _ESCAPED = re.compile(r"#([0-9]{1,7}|[A-Za-z]{2,8});|<br\s*/?>", re.IGNORECASE)
 
 
@@ -217,13 +219,15 @@ class _Parser:
 
 
 def to_mermaid(diagram: Diagram, upto: int | None = None, highlight: bool = True,
-               window: int | None = None, label_limit: int = LABEL_LIMIT) -> str:
+               window: int | None = None, label_limit: int = LABEL_LIMIT,
+               rows: int = 1) -> str:
     """Mermaid text of steps 1..upto (all if None), the last one shown highlighted.
 
     With `window`, only the last `window` arrows are drawn: a note at the top says
     how many came before, `autonumber` keeps their real numbers, and participants
     that none of them involves are left out (the drawing stays narrow).
-    `label_limit`: labels longer than this end in « … ».
+    `label_limit`: labels longer than this end in « … »; with `rows` > 1, they are
+    first wrapped at spaces onto `rows` lines of at most `label_limit` characters.
     """
     if upto is not None and not 0 <= upto <= len(diagram.steps):
         raise DiagramError(f"étape {upto} hors du diagramme (0 à {len(diagram.steps)})")
@@ -236,7 +240,7 @@ def to_mermaid(diagram: Diagram, upto: int | None = None, highlight: bool = True
             lines += ["  end"] if loop is not None else []
             lines += [f"  loop {escape(step.loop)}".rstrip()] if step.loop is not None else []
             loop = step.loop
-        body = _step_lines(step, label_limit)
+        body = _step_lines(step, label_limit, rows)
         if highlight and number == len(shown):
             body = [f"rect {HIGHLIGHT}", *("  " + line for line in body), "end"]
         lines += [("  " if loop is None else "    ") + line for line in body]
@@ -267,16 +271,34 @@ def _ctx_line(entry: Entry) -> str:
     return f"%% ctx: {entry.role} {entry.tokens} {one_line(entry.label)}".rstrip()
 
 
-def arrow_line(step: Step, label_limit: int = LABEL_LIMIT) -> str:
-    """A step's arrow as written: `H->>M: label`, a self-arrow's label set aside."""
-    text = escape(shorten(step.text, label_limit))
-    text = aside(text) if step.source == step.target else text
+def wrap(text: str, limit: int, lines: int = 1) -> str:
+    """`text` on at most `lines` lines of `limit` characters, cut with « … » beyond.
+
+    >>> print(wrap('tool_call call_1 : read_file("README.md")', 24, 2))
+    tool_call call_1 :
+    read_file("README.md")
+    """
+    if lines < 2 or len(text) <= limit:
+        return shorten(text, limit)
+    parts = textwrap.wrap(one_line(text), limit, break_on_hyphens=False) or [""]
+    if len(parts) > lines:  # the last line shown ends in « … »: something follows
+        parts[lines - 1] = shorten(parts[lines - 1] + " " + parts[lines], limit)
+    return "\n".join(parts[:lines])
+
+
+def arrow_line(step: Step, label_limit: int = LABEL_LIMIT, lines: int = 1) -> str:
+    """A step's arrow as written: `H->>M: label`, a self-arrow's label set aside (on one
+    line: the en spaces that set it aside would not move a second one)."""
+    if step.source == step.target:
+        text = aside(escape(shorten(step.text, label_limit)))
+    else:
+        text = escape(wrap(step.text, label_limit, lines))
     return f"{step.source}{step.arrow}{step.target}: {text}".rstrip()
 
 
-def _step_lines(step: Step, label_limit: int = LABEL_LIMIT) -> list[str]:
-    lines = [arrow_line(step, label_limit)]
-    lines += [_ctx_line(entry) for entry in step.entries]
+def _step_lines(step: Step, label_limit: int = LABEL_LIMIT, lines: int = 1) -> list[str]:
+    lines_ = [arrow_line(step, label_limit, lines)]
+    lines_ += [_ctx_line(entry) for entry in step.entries]
     # A note may span lines: one `%% note:` line each, joined again by the parser.
     notes = step.note.split("\n") if step.note else []
-    return lines + [f"%% note: {one_line(part)}".rstrip() for part in notes]
+    return lines_ + [f"%% note: {one_line(part)}".rstrip() for part in notes]

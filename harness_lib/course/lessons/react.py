@@ -30,6 +30,7 @@ from ...errors import HarnessError
 from ...loop import SYSTEM_PROMPT, finish
 from ...messages import assistant, read_call, system, tool_call
 from ...models import Model
+from ...models.shapes import answer_text
 from ...recorder import Recorder
 from ...text import one_line, shorten
 from ...tools import Tool, run_tool
@@ -47,6 +48,7 @@ class ReactTurn:
     actions: tuple[str, ...] = ()
     observations: tuple[str, ...] = ()
     answer: str | None = None  # set on the turn that ends without a tool call
+    reasoning: str | None = None  # what a reasoning model's provider sent as its reasoning
 
 
 def react_steps(trace: Trace) -> list[ReactTurn]:
@@ -58,12 +60,14 @@ def react_steps(trace: Trace) -> list[ReactTurn]:
         if event.kind != "reply" or not event.message:
             continue
         calls = event.message.get("tool_calls") or []
-        text = event.message.get("content") or None
+        text = answer_text(event.message) or None  # content as text or as parts
+        reasoning = event.data.get("reasoning") or None  # a provider's field, never the text
         if not calls:  # no tool request: this text is the final answer, not a thought
-            turns.append(ReactTurn(event.turn, None, answer=text or ""))
+            turns.append(ReactTurn(event.turn, None, answer=text or "", reasoning=reasoning))
             continue
         turns.append(ReactTurn(event.turn, text, tuple(action_label(c) for c in calls),
-                               tuple(results.get(c.get("id"), "(pas de résultat)") for c in calls)))
+                               tuple(results.get(c.get("id"), "(pas de résultat)") for c in calls),
+                               reasoning=reasoning))
     return turns
 
 
@@ -80,9 +84,13 @@ def react_text(turns: Sequence[ReactTurn]) -> str:
     """The chapter's layout: « Tour 1 : raisonnement → … », one block per turn."""
     lines = []
     for t in turns:
-        lines.append(f"Tour {t.turn} : raisonnement → "
+        start = f"Tour {t.turn} : "
+        pad = " " * len(start)
+        if t.reasoning:  # the provider's own field: visible reasoning, not an action
+            lines.append(f"{start}raisonnement visible (du fournisseur) → "
+                         f"« {_short(t.reasoning)} »")
+        lines.append((pad if t.reasoning else start) + "raisonnement → "
                      + (f"« {_short(t.thought)} »" if t.thought else NOT_SHOWN))
-        pad = " " * len(f"Tour {t.turn} : ")
         lines += [f"{pad}action       → {a}" for a in t.actions]
         lines += [f"{pad}observation  → « {_short(o, 60)} »" for o in t.observations]
         if t.answer is not None:
@@ -95,12 +103,17 @@ CELL = "border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top
 
 def react_html(turns: Sequence[ReactTurn]) -> str:
     """The same turns as an HTML table (inline styles: they survive JupyterLab's sanitizer)."""
-    head = "".join(f'<th style="{CELL};background:#f0f0f0">{h}</th>' for h in
-                   ("Tour", "Raisonnement affiché", "Action", "Observation", "Réponse finale"))
+    # A column for the provider's reasoning only when a model sent some: the mock never does.
+    shown = any(t.reasoning for t in turns)
+    titles = ("Tour", "Raisonnement visible (du fournisseur)", "Raisonnement affiché", "Action",
+              "Observation", "Réponse finale")
+    head = "".join(f'<th style="{CELL};background:#f0f0f0">{h}</th>'
+                   for h in titles if shown or not h.startswith("Raisonnement visible"))
     rows = []
     for t in turns:
         thought = html.escape(t.thought) if t.thought else f'<i style="color:#888">{NOT_SHOWN}</i>'
-        cells = [str(t.turn), thought,
+        visible = [html.escape(_short(t.reasoning or "", 200))] if shown else []
+        cells = [str(t.turn), *visible, thought,
                  "<br>".join(f"<code>{html.escape(a)}</code>" for a in t.actions),
                  "<br>".join(html.escape(_short(o)) for o in t.observations),
                  html.escape(_short(t.answer, 200)) if t.answer is not None else ""]

@@ -94,7 +94,8 @@ def _max_turns() -> Incident:
         "max-turns",
         "Arrêt par la limite de tours",
         "la réponse finale, qui ne vient jamais",
-        "le modèle : c’est le harness qui arrête la boucle",
+        "personne ne l’a oubliée : le modèle ne la donne jamais, et le harness arrête la "
+        "boucle à la limite de tours",
         done,
     )
 

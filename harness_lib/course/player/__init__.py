@@ -2,6 +2,7 @@
 
     player.py          Player, run_live: build the widget, prepare steps, follow a live run
     state.py           what one step shows (drawing, note, « Que sait le modèle ? », the bar)
+    known.py           « Que sait le modèle ? » (its last call) beside messages[] now
     narration.py       what each step says: its note and its status
     panels.py          the stacks of prepared drawings, batch by batch
     stepper.py (+.js, .css)  the controls, running in the browser (an anywidget)

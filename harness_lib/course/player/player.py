@@ -32,6 +32,7 @@ from ...trace import Event, Run, Trace, waits_after
 from ..drawing import charts
 from ..drawing.diagram import Diagram, from_trace, peak, transcript
 from ..drawing.mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
+from .known import call_steps
 from .narration import START_NOTE, status
 from .panels import BATCH, LIGHT, Panels
 from .state import WINDOW, PlayerState, diagram_output, state, turn_label
@@ -150,7 +151,7 @@ class Player:
         hub = w.VBox(self._panels.hubs, **shared("hub", "stack"))
         views = w.VBox([sequence, hub], **shared("diagram"))
         self._controls = stepper(self.total, interval, view, captions=self._captions(),
-                                 **shared())
+                                 calls=call_steps(self.diagram), **shared())
         # The text part follows the controls, in the browser; its rules name this player.
         scope = f"harness-player-{uuid4().hex}"
         self._text = step_text(self._controls, scope, **shared(), batch=BATCH,
@@ -191,6 +192,7 @@ class Player:
         with self._controls.hold_sync(), self._text.hold_sync():  # one message each
             self._controls.max = self.total
             self._controls.captions = self._captions()
+            self._controls.calls = call_steps(self.diagram)
             self._text.transcript = transcript(self.diagram)
             if self.total > WINDOW:
                 self._draw_full(again=True)

@@ -21,15 +21,18 @@ from dataclasses import dataclass, field
 from ...messages import Message
 from ...text import one_line
 from ..drawing import charts
-from ..drawing.diagram import Diagram, Entry, ledger_at, peak, total_at, totals_at
+from ..drawing.diagram import Diagram, Entry, Step, ledger_at, peak, total_at, totals_at
 from ..drawing.hub import hub_mermaid
-from ..drawing.mermaid import ASIDE, to_mermaid
+from ..drawing.mermaid import ASIDE, to_mermaid, wrap
+from . import known
+from .known import run_messages
 from .narration import step_note
 
 # At most this many arrows are drawn: with its controls, note and context bar, the
 # player then fits in a laptop's window, and its text keeps about the body's size.
 WINDOW = 8
-LABEL = 40  # the most characters of an arrow's label in the player; the note gives it whole
+LABEL = 40  # the most characters of a label's line in the player; the note gives it whole
+LINES = 3  # a long label wraps onto this many lines before it is cut
 # How the player's diagrams are drawn: text at 15 px (the notebook's body is 14 px),
 # narrow participant boxes, tight margins, no second row of participants at the
 # bottom (the current arrow is the last thing drawn). The browser shrinks a drawing
@@ -87,49 +90,69 @@ def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) 
     limit = label_limit(diagram, k)
     return PlayerState(
         k, len(steps), turn, turns,
-        DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit),
+        DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit, rows=LINES),
         _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context),
-        _messages(diagram, k),
+        run_messages(diagram, k),
         charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
         f"étape {k} sur {len(steps)}", turn_label(diagram, k), diagram)
 
 
 def _note(diagram: Diagram, k: int, limit: int) -> str:
-    """The step's note, and its label whole when the drawing had to cut it."""
-    text = one_line(diagram.steps[k - 1].text) if k else ""
-    return step_note(diagram, k) + (f"\nLibellé complet : « {text} »" if len(text) > limit else "")
+    """The step's note, and its label whole when the drawing had to cut it (unless the
+    note already says it whole)."""
+    step = diagram.steps[k - 1] if k else None
+    note = step_note(diagram, k)
+    if step is None or not shown_cut(step, limit):
+        return note
+    text = one_line(step.text)
+    # A label already cut when the diagram was built (« … ») may be whole in the note.
+    return note if text.removesuffix("…") in note else f"{note}\nLibellé complet : « {text} »"
+
+
+def shown_cut(step: Step, limit: int) -> bool:
+    """Whether the player's drawing cuts this step's label (it wraps it first)."""
+    text = one_line(step.text)
+    lines = 1 if step.source == step.target else LINES
+    return wrap(text, limit, lines).replace("\n", " ") != text
 
 
 def label_limit(diagram: Diagram, k: int) -> int:
-    """The longest label, in characters, that keeps the drawing of step k within FIT px."""
+    """The longest label line, in characters, that keeps the drawing of step k within FIT px."""
     arrows, columns = drawn_arrows(diagram, k)
     limits = range(14, LABEL + 1, 2)
     # The width grows with the limit: bisect for the first limit too wide (4 tries, not 14).
-    too_wide = bisect.bisect_left(limits, True, key=lambda n: _width(arrows, columns, n) > FIT)
+    too_wide = bisect.bisect_left(limits, True, key=lambda n: drawn_width(arrows, columns, n) > FIT)
     return limits[too_wide - 1] if too_wide else 12
 
 
-def drawn_arrows(diagram: Diagram, k: int) -> tuple[list[tuple[int, int, int]], int]:
-    """The arrows drawn at step k, each as (source column, target column, label length),
-    and the number of columns: measured once, then tried at every limit."""
+def drawn_arrows(diagram: Diagram, k: int) -> tuple[list[tuple[int, int, str]], int]:
+    """The arrows drawn at step k, each as (source column, target column, label), and
+    the number of columns: measured once, then tried at every limit."""
     shown = diagram.steps[max(0, k - WINDOW):k]
     involved = {pid for step in shown for pid in (step.source, step.target)}
     # as mermaid.to_mermaid draws a window: only the participants its arrows involve
     order = [p.id for p in diagram.participants if k <= WINDOW or p.id in involved]
     column = {pid: i for i, pid in enumerate(order)}
-    return [(column[s.source], column[s.target], len(one_line(s.text))) for s in shown], len(order)
+    return [(column[s.source], column[s.target], one_line(s.text)) for s in shown], len(order)
 
 
-def _width(arrows: list[tuple[int, int, int]], columns: int, limit: int) -> float:
-    """Mermaid's width for these arrows (columns, label length), roughly: each label
-    widens the gaps it spans."""
+def line_length(text: str, limit: int, rows: int = LINES) -> int:
+    """The longest line of a label as drawn at this limit (wrapped onto `rows`, then cut)."""
+    return max(map(len, wrap(text, limit, rows).split("\n")))
+
+
+def drawn_width(arrows: list[tuple[int, int, str]], columns: int, limit: int,
+                rows: int = LINES) -> float:
+    """Mermaid's width for these arrows (columns, label), roughly: each label widens the
+    gaps it spans."""
     gaps = [LOOK["width"] + LOOK["actorMargin"]] * max(columns - 1, 0)
     edges = [LOOK["width"] / 2 + LOOK["diagramMarginX"]] * 2  # left and right of the ends
-    for source, target, length in arrows:
-        need = min(length, limit) * CHAR_PX + PAD
+    for source, target, text in arrows:
         a, b = sorted((source, target))
+        length = line_length(text, limit, rows if a != b else 1)
+        need = length * CHAR_PX + PAD
         if a == b:  # a self-arrow's label, set aside (mermaid.aside), centred on its lifeline
-            half = (need + min(length, limit) * ASIDE * EN_PX) / 2
+            half = (need + length * ASIDE * EN_PX) / 2
             spans = [(gaps, a - 1) if a else (edges, 0), (gaps, a) if a < len(gaps) else (edges, 1)]
             for where, i in spans:
                 where[i] = max(where[i], half)
@@ -149,15 +172,6 @@ def turn_label(diagram: Diagram, k: int) -> str:
     return f"tour {step.turn} / {steps[-1].turn}" if traced or step.loop is not None else ""
 
 
-def _messages(diagram: Diagram, k: int) -> list[Message] | None:
-    if not diagram.steps or diagram.steps[0].messages is None:
-        return None  # a hand-written diagram: the context is only described
-    if k:
-        return list(diagram.steps[k - 1].messages or ())
-    first = diagram.steps[0]  # before step 1: its messages minus the one it added
-    return list((first.messages or ())[: len(first.messages or ()) - len(first.entries)])
-
-
 def text_html(s: PlayerState) -> str:
     """The step's status (live runs), its note and its context bar, as one HTML block."""
     # role="status": a screen reader announces « en attente du modèle… » by itself.
@@ -168,9 +182,8 @@ def text_html(s: PlayerState) -> str:
 
 
 def known_html(s: PlayerState) -> str:
-    """« Que sait le modèle ? »: messages[] of a run, or the described context of a diagram."""
-    return charts.messages_block(s.messages) if s.messages is not None \
-        else charts.ledger_table(s.context, len(s.added))
+    """« Que sait le modèle ? » beside « messages[] maintenant » (known.py)."""
+    return known.known_html(s.diagram, s.step) if s.diagram is not None else ""
 
 
 def diagram_output(mermaid: str) -> dict:

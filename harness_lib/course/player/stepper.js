@@ -30,6 +30,14 @@ function renderControls({ model, el }) {
   const play = button("▶", "Lecture", "");
   const next = button("▶", "Suivante", "Étape suivante (flèche droite)", true);
   const slider = make("input", { type: "range", min: 0, step: 1, ariaLabel: "Étape" });
+  // Long runs: jump from one model call to the next (Page↑ / Page↓), play faster.
+  const before = button("◀◀", "Appel précédent", "Appel au modèle précédent (Page précédente)");
+  const after = button("▶▶", "Appel suivant", "Appel au modèle suivant (Page suivante)", true);
+  const speed = make("select", { title: "Vitesse de la lecture automatique" },
+                     [1, 2, 4].map((x) => make("option", { value: x, textContent: `× ${x}` })));
+  speed.setAttribute("aria-label", "Vitesse de lecture");
+  const calls = make("span", { className: "harness-calls", role: "group",
+                               ariaLabel: "Appels au modèle" }, [before, after]);
   const label = make("span", { className: "harness-step" });
   label.setAttribute("aria-live", "polite"); // a screen reader hears « étape 3 sur 9 »
   const sequence = button("", "Séquence", "Le diagramme de séquence, flèche par flèche");
@@ -37,7 +45,7 @@ function renderControls({ model, el }) {
   const views = make("span", { className: "harness-views", role: "group", ariaLabel: "Vue" },
                      [sequence, hub]);
   el.classList.add("harness-controls");
-  el.append(first, previous, play, next, slider, label, views);
+  el.append(first, previous, play, next, slider, label, speed, calls, views);
   let timer = null;
 
   const last = () => model.get("max");
@@ -56,9 +64,13 @@ function renderControls({ model, el }) {
     if (window.matchMedia(REDUCED).matches) return go(start + 1); // no animation: one step
     go(start);
     timer = setInterval(() => (model.get("value") >= last() ? pause() : go(model.get("value") + 1)),
-                        model.get("interval"));
+                        model.get("interval") / Number(speed.value));
     show();
   };
+  // The model call before or after the current step (none: stay).
+  const callBefore = () => [...model.get("calls")].reverse().find((c) => c < model.get("value"));
+  const callAfter = () => model.get("calls").find((c) => c > model.get("value"));
+  const jump = (find) => () => { const k = find(); if (k !== undefined) go(k); };
   const setView = (k) => {
     model.set("view", k);
     model.save_changes();
@@ -71,6 +83,9 @@ function renderControls({ model, el }) {
     label.textContent = `étape ${k} sur ${n}` + (caption ? ` · ${caption}` : "");
     first.disabled = previous.disabled = k === 0;
     next.disabled = k === n;
+    before.disabled = callBefore() === undefined;
+    after.disabled = callAfter() === undefined;
+    calls.hidden = model.get("calls").length < 2; // one call: nothing to jump between
     // A focused button that gets disabled would drop the focus, and the keys with it.
     if (document.activeElement?.disabled && player) player.focus();
     const playing = timer !== null;
@@ -86,7 +101,8 @@ function renderControls({ model, el }) {
 
   const step = (delta) => () => go(model.get("value") + delta);
   const KEYS = { ArrowLeft: step(-1), ArrowRight: step(1), Home: () => go(0),
-                 End: () => go(last()), " ": toggle };
+                 End: () => go(last()), " ": toggle, PageUp: jump(callBefore),
+                 PageDown: jump(callAfter) };
   function onKey(event) {
     const action = KEYS[event.key];
     if (!action || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
@@ -100,10 +116,13 @@ function renderControls({ model, el }) {
   next.addEventListener("click", step(1));
   play.addEventListener("click", toggle);
   slider.addEventListener("input", () => go(Number(slider.value)));
+  before.addEventListener("click", jump(callBefore));
+  after.addEventListener("click", jump(callAfter));
+  speed.addEventListener("change", () => { if (timer !== null) { pause(); toggle(); } });
   sequence.addEventListener("click", () => setView(0));
   hub.addEventListener("click", () => setView(1));
   let player = null; // the whole player, once this view is in the page
-  model.on("change:value change:max change:captions change:view", show);
+  model.on("change:value change:max change:captions change:calls change:view", show);
   show();
 
   // Keys work wherever the focus is in the player (a button, the slider, or the

@@ -5,8 +5,9 @@ kernel would freeze the player. This is one small anywidget instead, `stepper.js
 (readable, no build step), used twice by each player:
 
 - `stepper(...)`, the controls: « Début », « Précédente », « Lecture »/« Pause »,
-  « Suivante », a slider, the keys (←/→, Espace, Début/Fin), the view (séquence or
-  hub). It moves `value`, the step shown;
+  « Suivante », a slider, the speed of « Lecture », « Appel précédent » / « Appel
+  suivant » (the model calls, `calls`), the keys (←/→, Espace, Début/Fin, Page↑/Page↓
+  for the calls), the view (séquence or hub). It moves `value`, the step shown;
 - `step_text(controls, scope)`, below the diagram: follows the controls in the
   browser, and shows the current step's note and context bar, « Que sait le
   modèle ? » and the text version, from lists prepared by the kernel; a style rule
@@ -40,6 +41,7 @@ def _stepper_class() -> type:
         interval = traitlets.Int(2000).tag(sync=True)  # ms per step while playing
         view = traitlets.Int(SEQUENCE).tag(sync=True)  # SEQUENCE or HUB
         captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
+        calls = traitlets.List(traitlets.Int()).tag(sync=True)  # the steps that call the model
         part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
         # The "text" part: HTML per step ("" while not prepared), and the transcript;
         # the player's controls, and the player's own class (its style rules name it).

@@ -35,8 +35,7 @@ from ..drawing import charts
 from ..drawing.diagram import Diagram, Entry, Participant, Step, ledger_at, one_line, shorten
 from ..drawing.mermaid import arrow_line, escape, to_mermaid
 from ..drawing.trace_diagram import count, message_label
-from ..player.state import DISPLAY, FIT
-from ..player.state import _width as drawn_width  # the players' estimate of Mermaid's width
+from ..player.state import DISPLAY, FIT, drawn_width  # the players' text fitting
 
 FIRST, LAST = 10, 29  # a long conversation: its first and last messages are drawn
 LABEL = 64  # characters of an arrow's label: the diagram stays readable on a narrow screen
@@ -153,9 +152,9 @@ def label_limit(diagram: Diagram) -> int:
     """The longest label that keeps the whole drawing within the players' width (FIT px),
     so that its text stays at least 12.5 px high in an 800 px window (docs/player.md)."""
     column = {p.id: i for i, p in enumerate(diagram.participants)}
-    arrows = [(column[s.source], column[s.target], len(one_line(s.text))) for s in diagram.steps]
+    arrows = [(column[s.source], column[s.target], one_line(s.text)) for s in diagram.steps]
     for limit in range(LABEL, 13, -2):
-        if drawn_width(arrows, len(column), limit) <= FIT:
+        if drawn_width(arrows, len(column), limit, rows=1) <= FIT:  # labels on one line
             return limit
     return 12  # as narrow as the players go: four participants' boxes still fit
 
