@@ -4,6 +4,7 @@
     ├── ApiError            the model's API refused the request (HTTP status, provider text)
     │   └── ModelTimeout    no answer within the time allowed for one model call
     ├── MissingKey          a real model was asked for, but no API key is set
+    ├── FileError           a file the harness cannot read or write safely (files.py)
     └── ToolError           a tool failed: the model reads why, as « Erreur : … »
         └── ToolTimeout     a tool ran out of time (the run stops after this turn)
 
@@ -99,6 +100,10 @@ class ModelTimeout(ApiError):
 
 class MissingKey(HarnessError):
     """A real model needs OPENROUTER_API_KEY (or an explicit key)."""
+
+
+class FileError(HarnessError):
+    """A trace or a diagram file that cannot be read or written: « x est un tube nommé »."""
 
 
 class ToolError(HarnessError):
