@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -189,9 +189,65 @@ def test_the_sandbox_keeps_the_network_only_when_the_policy_says_so(
 
 def test_what_stays_usable_inside(sandboxed: None, tmp_path: Path) -> None:
     tools = workspace_tools(tmp_path)
-    command = ("echo écrit > fichier && cat fichier && python -c 'import sys; print(sys.prefix)'"
+    command = ("echo écrit > fichier && cat fichier && python -c 'import sys ; print(sys.prefix)'"
                " && mktemp >/dev/null && git --version >/dev/null && echo fin")
     seen = run_tool(ToolCall("bash", {"command": command}), tools)
     assert not seen.is_error, seen.content
     assert seen.content.splitlines()[:2] == ["écrit", sys.prefix]
     assert (tmp_path / "fichier").read_text() == "écrit\n"
+
+
+# --- where no sandbox can start: said once, and real-mode bash asks a human ---------------
+
+BASH = ToolCall("bash", {"command": "ls"})
+
+
+def test_no_sandbox_is_said_once_in_french(unconfined: None) -> None:
+    from harness_lib.tools import sandbox
+
+    sandbox._probe.cache_clear()
+    with pytest.warns(sandbox.SandboxWarning) as said:
+        first, second = sandbox.problem(), sandbox.problem()
+    assert first == second and first is not None and "introuvable" in first
+    assert len(said) == 1 and str(said[0].message).startswith("Pas de bac à sable pour bash")
+
+
+def test_without_a_sandbox_bash_asks_a_human_unless_the_learner_opts_out(unconfined: None
+                                                                         ) -> None:
+    from harness_lib.policy import DEFAULT_POLICY, STRICT_POLICY, check_permission
+
+    asked = check_permission(BASH, DEFAULT_POLICY)
+    assert asked.verdict == "ask" and "pas de bac à sable" in asked.reason
+    assert check_permission(BASH, STRICT_POLICY).verdict == "ask"
+    assert check_permission(BASH, replace(DEFAULT_POLICY, unconfined="allow")).verdict == "allow"
+    denied = check_permission(BASH, replace(DEFAULT_POLICY, unconfined="deny"))
+    assert denied.verdict == "deny" and "unconfined" in denied.reason
+    with pytest.raises(ValueError, match="unconfined vaut 'oui'"):
+        replace(DEFAULT_POLICY, unconfined="oui")  # type: ignore[arg-type]
+
+
+def test_with_a_sandbox_bash_is_allowed_as_the_policy_says(sandboxed: None) -> None:
+    from harness_lib.policy import DEFAULT_POLICY, check_permission
+
+    assert check_permission(BASH, DEFAULT_POLICY).verdict == "allow"
+
+
+def test_the_mock_model_s_own_missions_run_without_a_sandbox(unconfined: None) -> None:
+    from harness_lib import MockModel, run
+    from harness_lib.course.scenarios import example_workspace
+
+    done = run("Corrige format_price dans price.py", MockModel(),
+               workspace_tools(example_workspace("prix")))
+    assert done.reason == "answer" and "5 tests réussis" in done.message
+
+
+def test_a_real_model_without_a_sandbox_waits_for_a_human(unconfined: None) -> None:
+    # A replayed run is a model's commands, not ours: no exception for it.
+    from harness_lib import MockModel, ReplayModel, run
+    from harness_lib.course.scenarios import example_workspace
+
+    mock = run("Corrige format_price dans price.py", MockModel(),
+               workspace_tools(example_workspace("prix")))
+    replayed = run("Corrige format_price dans price.py", ReplayModel.from_trace(mock.trace),
+                   workspace_tools(example_workspace("prix")))
+    assert replayed.reason == "human" and "bash" in replayed.message
