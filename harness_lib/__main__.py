@@ -212,7 +212,8 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--network", action="store_true",
                          help="laisser le réseau à bash dans son bac à sable")
     run_cmd.add_argument("--unconfined", action="store_true",
-                         help="sans bac à sable possible, lancer bash sans demander (à vos risques)")
+                         help="si aucun bac à sable ne démarre, lancer bash sans demander "
+                         "(à vos risques)")
     _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d’un diagramme, ou son image"))
     return parser
 

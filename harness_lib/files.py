@@ -92,10 +92,11 @@ def writable_target(path: str, option: str, suffixes: tuple[str, ...] = ()) -> P
     a name, in a folder that exists, not a FIFO, a device or a folder, with one of
     `suffixes` if given; else FileError, in French.
 
-    >>> writable_target("x.gif", "--out", (".mmd", ".svg")).name
-    Traceback (most recent call last):
-        ...
-    harness_lib.errors.FileError: --out x.gif : extension « .gif » non prise en charge (possibles : .mmd, .svg)
+    >>> try:
+    ...     writable_target("x.gif", "--out", (".mmd", ".svg"))
+    ... except FileError as err:
+    ...     print(err)
+    --out x.gif : extension « .gif » non prise en charge (possibles : .mmd, .svg)
     """
     if not path.strip():
         raise FileError(f"{option} est vide : donnez un nom de fichier")

@@ -54,9 +54,11 @@ PRIVILEGE = [
     "mount --bind . {out}", "unshare -m sh -c 'mount -o remount,rw / && touch {out}/x'",
 ]
 PUSH = [
-    "git push -q origin main", "git push -q origin HEAD:refs/heads/vol", "git send-pack {bare} main",
+    "git push -q origin main", "git push -q origin HEAD:refs/heads/vol",
+    "git send-pack {bare} main",
     "git -c alias.p=push p -q origin main", "git push -q --mirror {bare}",
-    "git remote add x {bare} && git push -q x main", "GIT_DIR={bare} git update-ref refs/heads/vol HEAD",
+    "git remote add x {bare} && git push -q x main",
+    "GIT_DIR={bare} git update-ref refs/heads/vol HEAD",
     "git --git-dir={bare} branch vol main", "cp -r .git/objects/. {bare}/objects/",
     "git push -q file://{bare} main:vol", "echo 0 > {bare}/refs/heads/vol",
 ]

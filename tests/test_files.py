@@ -137,3 +137,16 @@ def test_ctrl_c_during_a_run_ends_in_french_and_keeps_the_trace(tmp_path: Path) 
     kept = Trace.load(trace)
     assert kept.events[-1].kind == "stop" and kept.events[-1].data == {"reason": "interrupted"}
     assert [e.kind for e in kept.events][:4] == ["task", "request", "reply", "permission"]
+
+
+def test_edit_file_with_a_lone_surrogate_answers_in_french(tmp_path: Path) -> None:
+    from harness_lib.messages import ToolCall
+    from harness_lib.tools import run_tool, workspace_tools
+
+    (tmp_path / "a.txt").write_text("bonjour")
+    for old, new in (("bonjour", "x\udce9"), ("\ud800", "x")):
+        seen = run_tool(ToolCall("edit_file", {"path": "a.txt", "old": old, "new": new}),
+                        workspace_tools(tmp_path))
+        assert seen.is_error and "caractère invalide" in seen.content
+        assert "UnicodeEncodeError" not in seen.content
+    assert (tmp_path / "a.txt").read_text() == "bonjour"

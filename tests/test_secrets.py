@@ -252,4 +252,5 @@ def test_bash_reads_the_parent_environment_only_without_a_sandbox(tmp_path: Path
                    cwd=tmp_path)
     loot = (tmp_path / "butin").read_text(encoding="utf-8")
     assert "PATH=" in loot  # the command did read an environment...
-    assert (f"OPENROUTER_API_KEY={KEY}" in loot) == unconfined  # ...the harness's only if unconfined
+    # ...and the harness's only without a sandbox.
+    assert (f"OPENROUTER_API_KEY={KEY}" in loot) == unconfined

@@ -123,7 +123,7 @@ class OpenRouterModel:
 
     def hide(self, text: str) -> str:
         """`text` with this client's key replaced by ***."""
-        return hide(text, self._client.headers["Authorization"].removeprefix("Bearer "))
+        return str(hide(text, self._client.headers["Authorization"].removeprefix("Bearer ")))
 
     def close(self) -> None:
         self._client.close()
