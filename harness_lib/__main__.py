@@ -1,8 +1,9 @@
 """Command line: replay the chapter's incidents, or run the loop on a mission.
 
-python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
-python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
-python -m harness_lib diagram deux_tours|FICHIER.mmd|TRACE.jsonl [--step K] [--out FICHIER]
+What each command does with its options (cli_options.py lists them): `demo` replays an
+incident, `run` runs the loop (bash in its sandbox, said before the run; Ctrl-C keeps
+the trace), `diagram` prints or writes a diagram. Every bad input is a French message
+and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from .cli_options import parser
 from .course.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
-from .course.scenarios import INCIDENTS, example_workspace, replay, workspace_for
+from .course.scenarios import example_workspace, replay, workspace_for
 from .debug import format_request, redact
 from .errors import HarnessError, os_error_text
 from .files import writable_target, write_atomically
-from .french_args import FrenchArgumentParser, positive_int
-from .limits import MAX_TURNS, Limits
+from .limits import Limits
 from .loop import SYSTEM_PROMPT, run
 from .messages import system
 from .models import MockModel, Model
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show "é" gets "\xe9"
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = _parser().parse_args(argv)  # a bad command line: French message, exit code 2
+    args = parser().parse_args(argv)  # a bad command line: French message, exit code 2
     try:
         with warnings.catch_warnings():  # the CLI says it its own way (_sandbox_line)
             warnings.simplefilter("ignore", SandboxWarning)
@@ -185,59 +186,6 @@ def _real_model(name: str | None) -> Model:
     from .models.openrouter import OpenRouterModel  # httpx is imported only on this path
 
     return OpenRouterModel(name)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = FrenchArgumentParser(
-        prog="python -m harness_lib",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = parser.add_subparsers(dest="command", required=True, title="commandes",
-                                metavar="COMMANDE")
-    demo_cmd = sub.add_parser("demo", help="rejouer un incident du chapitre (hors ligne)")
-    demo_cmd.add_argument("scenario", choices=list(INCIDENTS))
-    run_cmd = sub.add_parser("run", help="lancer la boucle sur une mission")
-    run_cmd.add_argument("task", metavar="MISSION", help="la mission, entre guillemets")
-    run_cmd.add_argument(
-        "--debug", action="store_true", help="afficher chaque requête avant l’appel"
-    )
-    run_cmd.add_argument("--mock", action="store_true", help="modèle simulé : ni réseau ni clé")
-    run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
-    run_cmd.add_argument("--max-turns", type=positive_int, default=MAX_TURNS,
-                         help=f"limite de tours ({MAX_TURNS})")
-    run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
-    run_cmd.add_argument("--trace", default=None, metavar="FICHIER.jsonl",
-                         help="enregistrer la trace de l’exécution, pour la rejouer")
-    run_cmd.add_argument("--network", action="store_true",
-                         help="laisser le réseau à bash dans son bac à sable")
-    run_cmd.add_argument("--unconfined", action="store_true",
-                         help="si aucun bac à sable ne démarre, lancer bash sans demander "
-                         "(à vos risques)")
-    _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d’un diagramme, ou son image"))
-    return parser
-
-
-def _diagram_parser(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument(
-        "source",
-        metavar="NOM_OU_FICHIER",
-        help="deux_tours, erreur_outil, boucle_complete, un .mmd ou une trace .jsonl",
-    )
-    cmd.add_argument(
-        "--step",
-        type=positive_int,
-        default=None,
-        metavar="K",
-        help="seulement les K premières flèches, la dernière surlignée",
-    )
-    cmd.add_argument(
-        "--out",
-        default=None,
-        metavar="FICHIER",
-        help="écrire dans un .mmd (hors ligne), ou un .svg/.png : l’image "
-        "demande le réseau (serveur mermaid.ink ou $MERMAID_INK_SERVER)",
-    )
 
 
 if __name__ == "__main__":
