@@ -12,7 +12,7 @@ from .course.scenarios import INCIDENTS
 from .french_args import FrenchArgumentParser, positive_int
 from .limits import MAX_TURNS
 
-USAGE = """Command line : replay the chapter’s incidents, or run the loop on a mission.
+USAGE = """Ligne de commande : rejouer les incidents du chapitre, ou lancer la boucle.
 
 python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
 python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
