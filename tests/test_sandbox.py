@@ -189,7 +189,8 @@ def test_the_sandbox_keeps_the_network_only_when_the_policy_says_so(
 
 def test_what_stays_usable_inside(sandboxed: None, tmp_path: Path) -> None:
     tools = workspace_tools(tmp_path)
-    command = ("echo écrit > fichier && cat fichier && python -c 'import sys ; print(sys.prefix)'"
+    command = ("echo écrit > fichier && cat fichier"
+               " && python -c \"print(__import__('sys').prefix)\""
                " && mktemp >/dev/null && git --version >/dev/null && echo fin")
     seen = run_tool(ToolCall("bash", {"command": command}), tools)
     assert not seen.is_error, seen.content
