@@ -26,7 +26,7 @@ from .models.model import Completion, Model, cost
 from .policy import DEFAULT_POLICY, Approver, Decision, Policy, check_permission
 from .recorder import Recorder
 from .text import after_colon, dollars, french_number
-from .tools import Observation, Tool, run_tool
+from .tools import Observation, Tool, run_tool, with_network
 from .trace import Event, Run, StopReason
 
 SYSTEM_PROMPT = (
@@ -49,6 +49,7 @@ def run(
     """Run one mission to its end and return the full story (messages, trace, reason)."""
     if getattr(model, "scripted", False):  # MockModel: its commands are written in our code
         policy = replace(policy, unconfined="allow")
+    tools = with_network(tools) if policy.network else tools  # bash's sandbox keeps it
     rec = Recorder(system(system_prompt), tools, on_event, model.price)
     rec.task(task)
     for turn in range(1, limits.max_turns + 1):
@@ -86,7 +87,7 @@ def act(rec: Recorder, call: ToolCall, tools: Sequence[Tool], policy: Policy,
         if refused := refusal(rec, call, decision, approver):
             return refused
     rec.tool_call(call)
-    seen = run_tool(call, tools, timeout, network=policy.network)
+    seen = run_tool(call, tools, timeout)
     if seen.timed_out:
         rec.flag("timeout", f"Arrêt : l’outil {call.name} a dépassé {french_number(timeout)} s.")
     return seen

@@ -30,7 +30,7 @@ from sandbox_corpus import corpus
 
 from harness_lib.messages import ToolCall
 from harness_lib.models.openrouter import OpenRouterModel
-from harness_lib.tools import run_tool, workspace_tools
+from harness_lib.tools import run_tool, with_network, workspace_tools
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "sk-canari-" + "7e1f" * 10  # in the harness's environment, as OPENROUTER_API_KEY is
@@ -179,12 +179,29 @@ def test_the_sandbox_keeps_the_network_only_when_the_policy_says_so(
     tools = workspace_tools(tmp_path)
     closed = run_tool(ToolCall("bash", {"command": command}), tools)
     assert closed.is_error and targets.listener.accepted == before
-    opened = run_tool(ToolCall("bash", {"command": command}), tools, network=True)
+    opened = run_tool(ToolCall("bash", {"command": command}), with_network(tools))
     assert not opened.is_error, opened.content
     deadline = time.monotonic() + 5  # the server's thread counts it: a bounded wait
     while targets.listener.accepted == before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert targets.listener.accepted == before + 1
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_the_loop_gives_bash_the_network_only_with_policy_network(
+        targets: Targets, sandboxed: None, tmp_path: Path, network: bool) -> None:
+    from harness_lib import MockModel, run
+    from harness_lib.policy import DEFAULT_POLICY
+
+    before = targets.listener.accepted
+    connect = f"import socket; socket.create_connection(('127.0.0.1', {targets.listener.port}))"
+    done = run(f"Lance `python -c \"{connect}\"`", MockModel(), workspace_tools(tmp_path),
+               policy=replace(DEFAULT_POLICY, network=network))
+    assert done.reason == ("answer" if network else "failures"), done.message
+    deadline = time.monotonic() + 5  # the server's thread counts it: a bounded wait
+    while network and targets.listener.accepted == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert targets.listener.accepted == before + network
 
 
 def test_what_stays_usable_inside(sandboxed: None, tmp_path: Path) -> None:
