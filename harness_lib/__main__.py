@@ -1,50 +1,69 @@
 """Command line: replay the chapter's incidents, or run the loop on a mission.
 
-python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
-python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
-python -m harness_lib diagram deux_tours|FICHIER.mmd|TRACE.jsonl [--step K] [--out FICHIER]
+What each command does with its options (cli_options.py lists them): `demo` replays an
+incident, `run` runs the loop (bash in its sandbox, said before the run; Ctrl-C keeps
+the trace), `diagram` prints or writes a diagram. Every bad input is a French message
+and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
+from .cli_options import parser
 from .course.drawing.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
-from .course.missions.scenarios import INCIDENTS, example_workspace, replay, workspace_for
+from .course.missions.scenarios import example_workspace, replay, workspace_for
 from .debug import format_request, redact
-from .errors import HarnessError
-from .french_args import FrenchArgumentParser, positive_int
-from .limits import MAX_TURNS, Limits
+from .errors import HarnessError, os_error_text
+from .files import writable_target, write_atomically
+from .limits import Limits
 from .loop import SYSTEM_PROMPT, run
 from .messages import system
 from .models import MockModel, Model
-from .policy import cli_approver
+from .policy import DEFAULT_POLICY, Policy, cli_approver
 from .recorder import bill
 from .text import dollars as dollars_fr
-from .tools import Tool, workspace_tools
+from .tokens import tools_tokens
+from .tools import Tool, sandbox, workspace_tools
+from .tools.sandbox import SandboxWarning
 from .trace import Event, Trace, describe
+
+OUT_SUFFIXES = (".mmd", *IMAGE_SUFFIXES)  # what `diagram --out` writes: Mermaid text, or an image
+INTERRUPTED = 130  # the exit code of a program stopped by Ctrl-C (128 + SIGINT)
 
 
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show "é" gets "\xe9"
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = _parser().parse_args(argv)  # a bad command line: French message, exit code 2
+    args = parser().parse_args(argv)  # a bad command line: French message, exit code 2
     try:
-        if args.command == "demo":
-            return demo(args.scenario)
-        if args.command == "diagram":
-            return diagram(args.source, args.step, args.out)
-        return run_mission(args)
+        with warnings.catch_warnings():  # the CLI says it its own way (_sandbox_line)
+            warnings.simplefilter("ignore", SandboxWarning)
+            return _command(args)
     except HarnessError as err:  # a clear French message, never a traceback
         print(redact(f"Erreur : {err.explication}"), file=sys.stderr)
         return 2
     except OSError as err:  # a file that cannot be read or written (--out in a missing folder)
-        print(redact(f"Erreur : {err.filename or ''} : {err.strerror or err}"), file=sys.stderr)
+        where = f"{err.filename} : " if err.filename else ""
+        print(redact(f"Erreur : {where}{os_error_text(err)}"), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C outside a run (a run keeps its trace: run_mission)
+        print("\nInterrompu (Ctrl-C).", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _command(args: argparse.Namespace) -> int:
+    if args.command == "demo":
+        return demo(args.scenario)
+    if args.command == "diagram":
+        return diagram(args.source, args.step, args.out)
+    return run_mission(args)
 
 
 def demo(name: str) -> int:
@@ -62,14 +81,15 @@ def demo(name: str) -> int:
 
 def diagram(source: str, step: int | None, out: str | None) -> int:
     """Print the Mermaid text (offline), or write it: .svg/.png need a mermaid.ink server."""
+    target = writable_target(out, "--out", OUT_SUFFIXES) if out is not None else None
     loaded = load(source)
-    if out is None:
+    if target is None:
         print(diagram_text(loaded, step), end="")
         return 0
-    if Path(out).suffix.lower() in IMAGE_SUFFIXES:
-        written = export_image(loaded, out, step=step)  # server: $MERMAID_INK_SERVER
+    if target.suffix.lower() in IMAGE_SUFFIXES:
+        written = export_image(loaded, target, step=step)  # server: $MERMAID_INK_SERVER
     else:
-        written = export_text(loaded, out, step)
+        written = export_text(loaded, target, step)
     print(f"Diagramme écrit : {written}")
     return 0
 
@@ -78,14 +98,22 @@ def run_mission(args: argparse.Namespace) -> int:
     if not args.task.strip():
         raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
                            "guillemets ce que l’agent doit faire.")
-    trace_file = _trace_file(args.trace) if args.trace else None
+    trace_file = writable_target(args.trace, "--trace") if args.trace is not None else None
     workspace = _workspace(args)
     model = MockModel() if args.mock else _real_model(args.model, args.max_tokens)
     limits = Limits(max_turns=args.max_turns)
-    print(f"Espace de travail : {workspace}")
+    policy = replace(DEFAULT_POLICY, network=args.network,
+                     unconfined="allow" if args.unconfined else "ask")
+    print(f"Espace de travail : {workspace}\n{_sandbox_line(policy, args.mock)}")
     tools = workspace_tools(workspace)
-    show = _printer(model, tools, limits, debug=args.debug)
-    result = run(args.task, model, tools, limits=limits, approver=cli_approver, on_event=show)
+    kept = Trace(system=system(SYSTEM_PROMPT), tools_tokens=tools_tokens(
+        [t.schema() for t in tools]), tools=[t.schema() for t in tools])  # what Ctrl-C keeps
+    show = _printer(model, tools, limits, kept, debug=args.debug)
+    try:
+        result = run(args.task, model, tools, limits=limits, policy=policy,
+                     approver=cli_approver, on_event=show)
+    except KeyboardInterrupt:
+        return _interrupted(kept, trace_file)
     print(redact(f"\n{result.message}"))
     print(cost_line(result.trace, model))
     if trace_file is not None:
@@ -93,11 +121,37 @@ def run_mission(args: argparse.Namespace) -> int:
     return 0 if result.reason == "answer" else 1
 
 
+def _sandbox_line(policy: Policy, mock: bool) -> str:
+    """What confines bash in this run, said once before it starts."""
+    why = sandbox.problem()
+    if why is None:
+        net = "réseau autorisé" if policy.network else "sans réseau"
+        return f"Bac à sable : bash écrit dans l’espace de travail seulement, {net}."
+    said = sandbox.notice(why)
+    if mock or policy.unconfined == "allow":
+        return f"{said} Ici, les commandes tournent sans question."
+    return said
+
+
+def _interrupted(kept: Trace, trace_file: Path | None) -> int:
+    """Ctrl-C during the run: say it, and keep what happened until then."""
+    turn = kept.events[-1].turn if kept.events else 0
+    message = "Arrêt : interrompu par la personne (Ctrl-C)."
+    ledger = dict(kept.events[-1].ledger) if kept.events else {}
+    kept.add(Event("stop", turn, message, data={"reason": "interrupted"}, ledger=ledger))
+    print(f"\n{message}", file=sys.stderr)
+    if trace_file is not None:
+        save_trace(kept, trace_file)
+    return INTERRUPTED
+
+
 def _workspace(args: argparse.Namespace) -> Path:
     """--workspace, or the example folder that suits the mission."""
-    workspace = (
-        Path(args.workspace) if args.workspace else example_workspace(workspace_for(args.task))
-    )
+    if args.workspace is not None and not args.workspace.strip():
+        raise HarnessError("empty workspace", explication="--workspace est vide : donnez le "
+                           "dossier de travail de l’agent, ou retirez l’option (un exemple).")
+    workspace = (Path(args.workspace).expanduser() if args.workspace is not None
+                 else example_workspace(workspace_for(args.task)))
     if not workspace.is_dir():
         raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
                            f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
@@ -105,10 +159,10 @@ def _workspace(args: argparse.Namespace) -> Path:
     return workspace
 
 
-def _printer(model: Model, tools: list[Tool], limits: Limits, *, debug: bool
+def _printer(model: Model, tools: list[Tool], limits: Limits, seen: Trace, *, debug: bool
              ) -> Callable[[Event], None]:
-    """What the CLI prints of each event; with --debug, each request in full before it."""
-    seen = Trace(system=system(SYSTEM_PROMPT))  # the CLI's own copy, to show messages[]
+    """What the CLI prints of each event; with --debug, each request in full before it.
+    Each event is also added to `seen`: the CLI's own copy, to show messages[]."""
 
     def show(event: Event) -> None:
         seen.add(event)
@@ -124,25 +178,10 @@ def _printer(model: Model, tools: list[Tool], limits: Limits, *, debug: bool
     return show
 
 
-def _trace_file(path: str) -> Path:
-    """Where --trace will write, checked before the run: a mission is not run for nothing."""
-    target = Path(path).expanduser()
-    if not target.parent.is_dir() or target.is_dir():
-        raise HarnessError(path, explication=f"--trace {path} : le dossier "
-                           f"{target.parent} n’existe pas, ou {target.name} est un dossier.")
-    return target
-
-
 def save_trace(trace: Trace, target: Path) -> None:
-    """The run's trace as JSON lines, to replay in the player; a key in it becomes ***."""
-    try:
-        trace.save(target)
-        text = target.read_text(encoding="utf-8")
-        if redact(text) != text:  # a model or a tool quoted the key: never keep it on disk
-            target.write_text(redact(text), encoding="utf-8")
-    except OSError as err:
-        raise HarnessError(str(err), explication=f"impossible d’écrire la trace dans {target} "
-                           f"({err.strerror or err}).") from None
+    """The run's trace as JSON lines, written whole, to replay in the player; a key quoted
+    by a model or a tool becomes *** before it reaches the disk."""
+    write_atomically(target, redact(trace.text()).encode("utf-8"))
     print(f"Trace enregistrée : {target} (le notebook 07 la rejoue dans le lecteur)")
 
 
@@ -163,56 +202,6 @@ def cost_line(trace: Trace, model: Model) -> str:
     said = {"provider": "facturé par le fournisseur", "price": "estimé au prix du modèle",
             "unknown": "des appels sans prix comptés 0"}
     return f"Coût : {dollars_fr(spent)} ({', '.join(said[s] for s in sorted(sources))})."
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = FrenchArgumentParser(
-        prog="python -m harness_lib",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = parser.add_subparsers(dest="command", required=True, title="commandes",
-                                metavar="COMMANDE")
-    demo_cmd = sub.add_parser("demo", help="rejouer un incident du chapitre (hors ligne)")
-    demo_cmd.add_argument("scenario", choices=list(INCIDENTS))
-    run_cmd = sub.add_parser("run", help="lancer la boucle sur une mission")
-    run_cmd.add_argument("task", metavar="MISSION", help="la mission, entre guillemets")
-    run_cmd.add_argument(
-        "--debug", action="store_true", help="afficher chaque requête avant l’appel"
-    )
-    run_cmd.add_argument("--mock", action="store_true", help="modèle simulé : ni réseau ni clé")
-    run_cmd.add_argument("--model", default=None, help="identifiant OpenRouter du modèle")
-    run_cmd.add_argument("--max-turns", type=positive_int, default=MAX_TURNS,
-                         help=f"limite de tours ({MAX_TURNS})")
-    run_cmd.add_argument("--max-tokens", type=positive_int, default=None, metavar="N",
-                         help="longueur maximale de chaque réponse du modèle réel, en tokens")
-    run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
-    run_cmd.add_argument("--trace", default=None, metavar="FICHIER.jsonl",
-                         help="enregistrer la trace de l’exécution, pour la rejouer")
-    _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d’un diagramme, ou son image"))
-    return parser
-
-
-def _diagram_parser(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument(
-        "source",
-        metavar="NOM_OU_FICHIER",
-        help="deux_tours, erreur_outil, boucle_complete, un .mmd ou une trace .jsonl",
-    )
-    cmd.add_argument(
-        "--step",
-        type=positive_int,
-        default=None,
-        metavar="K",
-        help="seulement les K premières flèches, la dernière surlignée",
-    )
-    cmd.add_argument(
-        "--out",
-        default=None,
-        metavar="FICHIER",
-        help="écrire dans un .mmd (hors ligne), ou un .svg/.png : l’image "
-        "demande le réseau (serveur mermaid.ink ou $MERMAID_INK_SERVER)",
-    )
 
 
 if __name__ == "__main__":

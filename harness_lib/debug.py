@@ -13,14 +13,12 @@ The API key never appears: headers are already redacted by the model, and
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
+from . import secrets as known_secrets
 from .limits import MODEL_TIMEOUT, TOOL_TIMEOUT
 from .messages import read_call, valid_text
 from .text import french_number, one_line
-
-KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY")
 
 
 def shorten(text: str, limit: int = 300) -> str:
@@ -35,11 +33,11 @@ def shorten(text: str, limit: int = 300) -> str:
 
 
 def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
-    """Replace every known secret (given, or found in the key variables) by ***."""
-    known = [s for s in (*secrets, *(os.environ.get(v, "") for v in KEY_VARIABLES)) if len(s) >= 8]
-    for secret in known:
-        text = text.replace(secret, "***")
-    return text
+    """Replace every known secret (given, a model client's key, a secret-looking
+    variable's value: see secrets.py) by ***."""
+    for secret in secrets:
+        text = text.replace(secret, known_secrets.HIDDEN)
+    return known_secrets.redact(text)
 
 
 def format_request(

@@ -4,6 +4,7 @@
     ├── ApiError            the model's API refused the request (HTTP status, provider text)
     │   └── ModelTimeout    no answer within the time allowed for one model call
     ├── MissingKey          a real model was asked for, but no API key is set
+    ├── FileError           a file the harness cannot read or write safely (files.py)
     └── ToolError           a tool failed: the model reads why, as « Erreur : … »
         └── ToolTimeout     a tool ran out of time (the run stops after this turn)
 
@@ -19,9 +20,25 @@ Each error carries `explication`, a short French text for learners.
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 from .text import french_number
+
+# What the system's English error texts mean, in French (by errno class).
+OS_ERRORS = {
+    errno.ENOENT: "introuvable", errno.EACCES: "permission refusée",
+    errno.EPERM: "opération non permise", errno.EISDIR: "c’est un dossier",
+    errno.ENOTDIR: "un élément du chemin n’est pas un dossier",
+    errno.ENOSPC: "plus de place sur le disque",
+    errno.EROFS: "système de fichiers en lecture seule",
+    errno.EEXIST: "existe déjà", errno.ENAMETOOLONG: "nom trop long",
+    errno.ELOOP: "trop de liens symboliques", errno.EMFILE: "trop de fichiers ouverts",
+    errno.ENFILE: "trop de fichiers ouverts", errno.EAGAIN: "ressource momentanément indisponible",
+    errno.ENXIO: "aucun lecteur à l’autre bout (un tube nommé ?)", errno.EBUSY: "occupé",
+    errno.ENOEXEC: "pas un programme exécutable", errno.EIO: "erreur d’entrée-sortie",
+    errno.EINVAL: "argument invalide", errno.ENOMEM: "mémoire insuffisante",
+}
 
 
 class HarnessError(Exception):
@@ -86,12 +103,29 @@ class MissingKey(HarnessError):
     """A real model needs OPENROUTER_API_KEY (or an explicit key)."""
 
 
+class FileError(HarnessError):
+    """A trace or a diagram file that cannot be read or written: « x est un tube nommé »."""
+
+
 class ToolError(HarnessError):
     """A tool's failure, in French, for the model: « README.md introuvable »."""
 
 
 class ToolTimeout(ToolError):
     """A tool did not finish within its time; the message says what it printed meanwhile."""
+
+
+def os_error_text(err: OSError) -> str:
+    """What an OSError means, in French: the system's own text is English (« No such file »).
+
+    >>> os_error_text(FileNotFoundError(2, "No such file or directory"))
+    'introuvable'
+    """
+    known = OS_ERRORS.get(err.errno or 0)
+    if known:
+        return known
+    name = errno.errorcode.get(err.errno or 0)
+    return f"erreur système {name}" if name else "erreur système"
 
 
 def hide(value: Any, secret: str) -> Any:

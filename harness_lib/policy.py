@@ -7,7 +7,10 @@ are never run: each `Rule` looks at one simple command as bash reads it (see
 command_line.py: quotes, `$HOME`, prefixes like `env` or `exec`, `;`/`&&`/`|` chains,
 `$(...)` and `bash -c` are read as bash would). The rules are a list of known
 dangers, not a sandbox: a determined command can always be written another way
-(`python -c ...`). The workspace and a human's validation are the real protections.
+(`python -c ...`). What makes the « no » hold is the sandbox bash runs in
+(tools/sandbox.py: writable workspace, no network unless `network=True`); where none
+can start, `unconfined` says what bash does: "ask" a human before each command (the
+default), "allow" it all the same (the learner's explicit choice), or "deny" it.
 
 >>> decision = check_permission(ToolCall("bash", {"command": "sudo reboot"}), DEFAULT_POLICY)
 >>> decision.verdict
@@ -31,6 +34,8 @@ from .messages import ToolCall
 from .text import french_number
 
 SHELL_TOOL = "bash"  # the tool whose `command` argument the rules look at
+Unconfined = Literal["ask", "allow", "deny"]
+UNCONFINED: tuple[str, ...] = Unconfined.__args__  # type: ignore[attr-defined]
 # Characters: longer commands are refused unread. shlex builds a word by adding one
 # character at a time, so a very long word costs its length squared: the cap bounds it.
 MAX_COMMAND = 10_000
@@ -109,8 +114,15 @@ class Policy:
     ask: Collection[str] = ()  # run only after a human's yes
     deny_tools: Collection[str] = ()  # never run
     deny_commands: tuple[Rule, ...] = ()  # bash commands never run
+    network: bool = False  # bash's sandbox keeps the network (False: not even 127.0.0.1)
+    # What bash does where no sandbox can start (tools/sandbox.py): "ask" a human before
+    # each command, "allow" it anyway (the learner's explicit choice), or "deny" it.
+    unconfined: Unconfined = "ask"
 
     def __post_init__(self) -> None:
+        if self.unconfined not in UNCONFINED:
+            raise ValueError(f"unconfined vaut {self.unconfined!r} : attendu "
+                             f"{' ou '.join(map(repr, UNCONFINED))}")
         # ("rm", "rm") is accepted for Rule("rm", "rm"); anything else is said now.
         rules = []
         for rule in self.deny_commands:
@@ -138,14 +150,32 @@ def check_permission(call: ToolCall, policy: Policy) -> Decision:
     if name in policy.deny_tools:
         return Decision("deny", f"{name} : outil interdit par la politique (deny_tools)")
     if name == SHELL_TOOL:
-        broken = _broken_rule(arguments, policy)
+        broken = _broken_rule(arguments, policy) or _unconfined(policy)
         if broken:
             return Decision("deny", f"{name} : {broken}")
+        if policy.unconfined == "ask" and name in {*policy.allow, *policy.ask}:
+            if why := _no_sandbox():
+                return Decision("ask", f"{name} : pas de bac à sable ({why}) : chaque "
+                                "commande attend un oui (Policy(unconfined=\"ask\"))")
     if name in policy.ask:
         return Decision("ask", f"{name} : validation humaine demandée par la politique")
     if name in policy.allow:
         return Decision("allow", f"{name} : autorisé par la politique")
     return Decision("deny", f"{name} : ni dans allow ni dans ask, refusé par défaut")
+
+
+def _unconfined(policy: Policy) -> str | None:
+    """Why bash is denied for want of a sandbox (unconfined="deny"), or None."""
+    if policy.unconfined != "deny" or not (why := _no_sandbox()):
+        return None
+    return f"pas de bac à sable ({why}) : la politique refuse bash sans lui (unconfined=\"deny\")"
+
+
+def _no_sandbox() -> str | None:
+    """Why no sandbox can start here, or None. Imported here: `import harness_lib` stays light."""
+    from .tools import sandbox
+
+    return sandbox.problem()
 
 
 def _broken_rule(arguments: object, policy: Policy) -> str | None:

@@ -24,6 +24,7 @@ from typing import Any
 from .messages import Message, ToolCall, read_call, tool_result, user
 from .models.model import Completion, Price, cost
 from .policy import Decision
+from .secrets import redact
 from .tokens import ledger, message_tokens, tools_tokens
 from .tools import Observation, Tool
 from .trace import Event, EventKind, Run, StopReason, Trace
@@ -82,8 +83,11 @@ class Recorder:
                   {"tool": call.name, "id": call.id})
 
     def tool_result(self, call: ToolCall, seen: Observation) -> None:
+        """The observation, any known secret in it hidden: it goes to messages[], then to
+        the provider, the trace and the screen (run_tool hides them too, for other loops)."""
         self.failures = self.failures + 1 if seen.is_error else 0
-        self._add("tool_result", seen.content, tool_result(call.id, seen.content),
+        content = redact(seen.content)
+        self._add("tool_result", content, tool_result(call.id, content),
                   {"tool": call.name, "id": call.id, "error": seen.is_error})
 
     def answer(self, reply: Completion) -> Run:

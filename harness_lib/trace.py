@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .errors import FileError
+from .files import read_capped, write_atomically
 from .messages import Message, valid_text
 from .text import shorten
 
@@ -47,6 +49,7 @@ StopReason = Literal[
     "content_filter",  # the provider's filter withheld the answer
     "refusal",  # the model refused to answer (OpenAI's `refusal`), its words in Run.message
     "dead_end",  # a fixed pipeline (course/lessons/react.py) has no other path to try
+    "interrupted",  # the person stopped the run (Ctrl-C in the CLI)
 ]
 
 # Who talks to whom at each kind of step (the arrows of the sequence diagrams).
@@ -136,15 +139,32 @@ class Trace:
         return self.messages_at(len(self.events) - 1)
 
     def save(self, path: str | Path) -> None:
-        """One JSON object per line: a header, then one line per event. Always valid UTF-8."""
+        """One JSON object per line: a header, then one line per event. Always valid UTF-8.
+
+        Written whole or not at all: into a temporary file beside it, then renamed over
+        it (an interrupted save leaves the previous file as it was). TraceError if `path`
+        is a folder, a named pipe or a device: it is never opened, so never waited on.
+        """
+        try:
+            write_atomically(Path(path), self.text().encode("utf-8"))
+        except FileError as err:
+            raise TraceError(str(err)) from None
+
+    def text(self) -> str:
+        """What `save` writes: the header line, then one JSON line per event."""
         header = {"system": self.system, "tools_tokens": self.tools_tokens, "tools": self.tools}
         lines = [_json_line(header)] + [_json_line(asdict(e)) for e in self.events]
-        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return "\n".join(lines) + "\n"
 
     @classmethod
     def load(cls, path: str | Path) -> Trace:
-        """The trace `save` wrote; TraceError, in French and with the line, for anything else."""
-        return cls.loads(Path(path).read_bytes(), str(path))
+        """The trace `save` wrote; TraceError, in French and with the line, for anything else
+        (a named pipe or a device is refused unread, a file over MAX_TRACE_BYTES too)."""
+        try:
+            content = read_capped(Path(path), MAX_TRACE_BYTES)
+        except FileError as err:
+            raise TraceError(str(err)) from None
+        return cls.loads(content, str(path))
 
     @classmethod
     def loads(cls, content: str | bytes, name: str = "la trace") -> Trace:
@@ -154,7 +174,8 @@ class Trace:
         except UnicodeDecodeError:
             raise TraceError(f"{name} n’est pas un fichier texte (UTF-8) : une trace est faite "
                              "de lignes JSON") from None
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        # "\n" only: splitlines() would also cut at U+2028, U+0085... that JSON keeps raw.
+        lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
         if not lines:
             raise TraceError(f"{name} est vide : une trace commence par une ligne d’en-tête")
         trace = cls(**_fields(*lines[0], _HEADER, ()))
@@ -171,6 +192,7 @@ class TraceError(ValueError):
     """A file that is not a trace saved by `Trace.save`: the message says which line, in French."""
 
 
+MAX_TRACE_BYTES = 50_000_000  # a 15-turn run weighs a few hundred kB: more is not a trace
 _HEADER = {"system": (dict, type(None)), "tools_tokens": int, "tools": list}
 _EVENT = {"kind": str, "turn": int, "text": str, "message": (dict, type(None)), "data": dict,
           "ledger": dict}

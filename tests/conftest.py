@@ -65,3 +65,31 @@ def fake_openai() -> Iterator[FakeServer]:
     """A fake OpenAI-compatible server on 127.0.0.1 (see fake_server.py), stopped after."""
     with FakeServer() as server:
         yield server
+
+
+@pytest.fixture
+def unconfined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bash as on a machine where no sandbox can start: its program is not installed."""
+    from harness_lib.tools import sandbox
+
+    monkeypatch.setattr(sandbox, "PROGRAM", "bwrap-absent-pour-ce-test")
+
+
+@pytest.fixture
+def sandboxed() -> None:
+    """The sandbox must start: skipped with the reason where it cannot, but a failure in CI
+    (CI=true), whose machine installs bubblewrap (.ci/run)."""
+    from harness_lib.tools import sandbox
+
+    why = sandbox.problem()
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"le bac à sable doit démarrer en CI : {why}")
+        pytest.skip(f"pas de bac à sable ici : {why}")
+
+
+@pytest.fixture(params=["bac à sable", "sans bac à sable"])
+def bash_mode(request: pytest.FixtureRequest) -> str:
+    """Each of bash's process tests, in the sandbox and as on a machine without one."""
+    request.getfixturevalue("sandboxed" if request.param == "bac à sable" else "unconfined")
+    return str(request.param)

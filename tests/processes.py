@@ -25,3 +25,17 @@ def survivors(pids: list[int], seconds: float = 5.0) -> list[int]:
     while (left := [p for p in pids if alive(p)]) and time.monotonic() < deadline:
         time.sleep(0.02)
     return left
+
+
+def named(token: str) -> list[int]:
+    """The processes whose command line holds `token`: how a test finds the processes of
+    a sandboxed command, whose own PIDs (`$!`, `$$`) are those of its PID namespace."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if token.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue  # gone meanwhile
+    return [pid for pid in found if alive(pid)]

@@ -165,7 +165,14 @@ BAD_INPUT = {
     "unknown-demo": (("demo", "panne"), "choix invalide : 'panne'"),
     "step-0": (("diagram", "deux_tours", "--step", "0"), "un entier ≥ 1 est attendu"),
     "out-in-missing-folder": (("diagram", "deux_tours", "--out", "/nulle/part/d.mmd"),
-                              "No such file"),
+                              "le dossier /nulle/part n’existe pas"),
+    "empty-workspace": (("run", "--mock", "--workspace", "", "x"), "--workspace est vide"),
+    "blank-workspace": (("run", "--mock", "--workspace", "  ", "x"), "--workspace est vide"),
+    "empty-trace": (("run", "--mock", "--trace", "", "x"), "--trace est vide"),
+    "gif-out": (("diagram", "deux_tours", "--out", "x.gif"),
+                "extension « .gif » non prise en charge (possibles : .mmd, .svg, .png)"),
+    "no-suffix-out": (("diagram", "deux_tours", "--out", "diagramme"),
+                      "il manque l’extension"),
 }
 
 

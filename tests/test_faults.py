@@ -19,13 +19,13 @@ import json
 import os
 import socket
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_server import FakeServer, completion_body, error_body, text_reply, tool_reply
-from processes import alive, survivors
+from processes import alive, named, survivors
 
 from harness_lib import (
     STRICT_POLICY,
@@ -42,6 +42,7 @@ from harness_lib.models import openrouter
 from harness_lib.models.openrouter import OpenRouterModel
 from harness_lib.policy import DEFAULT_POLICY, Policy, check_permission
 from harness_lib.tools import Tool
+from harness_lib.tools.shell import BACKGROUND
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
 TASK = "Lis README.md et résume le projet"
@@ -400,16 +401,21 @@ def test_one_failing_call_among_several_keeps_every_result_in_order(fake_openai,
 # --- the tools themselves --------------------------------------------------------------------
 
 
-def test_hanging_tool_is_killed_with_its_whole_process_group(fake_openai, tools, tmp_path):
-    command = "echo $$ >> pids; sleep 300 & echo $! >> pids; sleep 300 & echo $! >> pids; wait"
+def test_hanging_tool_is_killed_with_its_whole_process_group(fake_openai, tools, tmp_path,
+                                                             bash_mode):
+    # Found by a token on their command line: in the sandbox, $$ and $! are its own PIDs.
+    token = f"suspendu-{os.getpid()}-{time.monotonic_ns()}"
+    sleeper = f"bash -c 'sleep 300; :' {token}"
+    command = f"echo $$ >> pids; {sleeper} & echo $! >> pids; {sleeper} & echo $! >> pids; wait"
     fake_openai.push(tool_reply(("bash", {"command": command})))
     limits = Limits(max_turns=4, model_timeout=5.0, tool_timeout=0.3)
-    result, _ = mission(fake_openai, tools, tmp_path, limits=limits)
+    policy = replace(DEFAULT_POLICY, unconfined="allow")  # without a sandbox: no question
+    result, _ = mission(fake_openai, tools, tmp_path, limits=limits, policy=policy)
     assert result.reason == "timeout" and "l’outil bash a dépassé 0,3 s" in result.message
     assert result.messages[-1]["content"] == "Erreur : délai de 0,3 s dépassé, commande arrêtée"
     pids = [int(p) for p in (tmp_path / "ws" / "pids").read_text().split()]
     assert len(pids) == 6  # the shell and its two sleeps, for the run and for its replay
-    assert survivors(pids) == []  # no orphan left behind
+    assert survivors(named(token)) == []  # no orphan left behind
 
 
 def test_megabytes_of_output_are_capped_before_the_model_sees_them(fake_openai, tools, tmp_path):
@@ -513,16 +519,23 @@ def test_an_approver_that_crashes_runs_nothing(fake_openai, tools, tmp_path):
 # These tests prove documented limits. If one fails one day, the hole is closed: update the doc.
 
 
-def test_setsid_escapes_the_process_group_kill(tools, tmp_path):
+def test_setsid_escapes_the_process_group_kill_only_without_a_sandbox(tools, bash_mode):
     bash = next(t for t in tools if t.name == "bash")
-    command = "setsid sleep 300 >/dev/null 2>&1 & echo $! > pid; sleep 0.2"
-    assert bash.function(command=command, timeout=5.0) == "[code de sortie : 0]"
-    pid = int((tmp_path / "ws" / "pid").read_text())
+    token = f"evade-{os.getpid()}-{time.monotonic_ns()}"
+    command = f"setsid bash -c 'sleep 300; :' {token} >/dev/null 2>&1 & sleep 0.2"
+    said = bash.function(command=command, timeout=5.0, network=False)
+    if bash_mode == "bac à sable":  # the sandbox's processes all end with it, and it says so
+        assert said == f"{BACKGROUND}\n[code de sortie : 0]"
+        assert survivors(named(token)) == []
+        return
+    assert said == "[code de sortie : 0]"
+    pids = named(token)
     try:
-        assert alive(pid)  # a new session: killpg() of the command's group does not reach it
+        assert pids and all(map(alive, pids))  # a new session: killpg() does not reach it
     finally:
-        os.kill(pid, 9)  # our own orphan, by its pid
-    assert survivors([pid]) == []
+        for pid in pids:
+            os.kill(pid, 9)  # our own orphans, by their pids
+    assert survivors(pids) == []
 
 
 def test_a_hard_link_to_an_outside_file_is_not_detected(tools, tmp_path):

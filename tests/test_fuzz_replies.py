@@ -72,7 +72,11 @@ def mission(tmp_path: Path, transport: httpx.BaseTransport) -> Run:
 
 def assert_nothing_lost(result: Run, tmp_path: Path) -> None:
     assert result.reason in REASONS and isinstance(result.message, str)
-    assert check_conversation(result.messages) == []
+    # RULE 1 sends a provider's message back whole: a content part of its own type (Mistral's
+    # `thinking`) is OpenAI's 400, not that provider's. Any other problem is ours.
+    assert [p for p in check_conversation(result.messages)
+            if not (p.code == "invalid_value" and p.field.startswith("content[")
+                    and result.messages[p.index].get("role") == "assistant")] == []
     path = tmp_path / "trace.jsonl"
     result.trace.save(path)
     saved = path.read_bytes()

@@ -90,4 +90,6 @@ def test_the_sandbox_limits_link_to_the_readme() -> None:
     assert "(../README.md#ce-que-le-bac-à-sable-ne-protège-pas)" in text
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "## Ce que le bac à sable ne protège pas" in readme
-    assert "bash runs with the learner's rights" in text
+    assert "bash runs with the learner's rights" in text  # where no sandbox can start
+    assert "**Where bubblewrap starts**" in text and "**Where no sandbox can start**" in text
+    assert "Tests/test_sandbox.py".lower() in readme.lower()

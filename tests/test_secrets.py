@@ -237,14 +237,20 @@ def test_playground_shows_no_key(fake_openai: FakeServer, playground: Any,
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="Linux /proc only")
-def test_bash_can_still_read_the_parent_environment(tmp_path: Path) -> None:
-    # A documented limit (docs/reliability.md): safe_env() cleans the environment bash gets,
-    # but bash runs with the learner's rights and may read its parent's, where the key lives.
-    # If this test fails one day, the hole is closed: update the table.
-    script = ("from harness_lib.tools import shell; "
-              "print(shell.run('tr \"\\\\0\" \"\\\\n\" < /proc/$PPID/environ', '.', 5))")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env={**os.environ, "OPENROUTER_API_KEY": KEY, "PYTHONPATH": REPO},
-                          cwd=tmp_path,
-                          timeout=60)
-    assert f"OPENROUTER_API_KEY={KEY}" in done.stdout
+def test_bash_reads_the_parent_environment_only_without_a_sandbox(tmp_path: Path,
+                                                                   bash_mode: str) -> None:
+    # safe_env() cleans the environment bash gets; in the sandbox its parent is the
+    # sandbox's own init, and the harness's /proc is out of sight. Without a sandbox bash
+    # runs with the learner's rights and reads the harness's, where the key lives: a
+    # documented limit (docs/reliability.md), which the policy then asks a human about.
+    unconfined = bash_mode == "sans bac à sable"
+    script = ("from harness_lib.tools import sandbox, shell\n"
+              + ("sandbox.PROGRAM = 'bwrap-absent'\n" if unconfined else "")
+              + "shell.run('tr \"\\\\0\" \"\\\\n\" < /proc/$PPID/environ > butin', '.', 5)")
+    subprocess.run([sys.executable, "-W", "ignore", "-c", script], check=True, timeout=60,
+                   env={**os.environ, "OPENROUTER_API_KEY": KEY, "PYTHONPATH": REPO},
+                   cwd=tmp_path)
+    loot = (tmp_path / "butin").read_text(encoding="utf-8")
+    assert "PATH=" in loot  # the command did read an environment...
+    # ...and the harness's only without a sandbox.
+    assert (f"OPENROUTER_API_KEY={KEY}" in loot) == unconfined

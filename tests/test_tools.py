@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import named
 from processes import survivors as wait_until_dead
 
 from harness_lib.errors import ToolError
@@ -287,34 +288,43 @@ def test_bash_hides_secrets(tools, monkeypatch):
     assert "mot-de-passe" not in seen
 
 
-def test_bash_timeout_kills_the_whole_process_group(tools, root):
-    command = "sleep 300 & echo $! > pids; sleep 300 & echo $! >> pids; echo $$ >> pids; wait"
+def sleeper(token: str) -> str:
+    """A process that sleeps, found afterwards by the token on its command line (its
+    PID, inside the sandbox, is one of the sandbox's own)."""
+    return f"bash -c 'sleep 300; :' {token}"
+
+
+def test_bash_timeout_kills_the_whole_process_group(tools, root, bash_mode):
+    token = f"dormeur-{os.getpid()}-{time.monotonic_ns()}"
+    command = f"{sleeper(token)} & {sleeper(token)} & echo partis > started; wait"
     started = time.monotonic()
     seen = run(tools, "bash", timeout=1.0, command=command)
     assert time.monotonic() - started < 5
     assert seen.timed_out and seen.is_error
     assert seen.content == "Erreur : délai de 1 s dépassé, commande arrêtée"
-    pids = [int(line) for line in (root / "pids").read_text().split()]
-    assert len(pids) == 3
-    assert wait_until_dead(pids) == []
+    assert (root / "started").read_text() == "partis\n"
+    assert wait_until_dead(named(token)) == []
 
 
-def test_bash_leaves_no_background_job_behind(tools, root):
-    seen = run(tools, "bash", command="sleep 300 >/dev/null 2>&1 & echo $! > pid")
+def test_bash_leaves_no_background_job_behind(tools, root, bash_mode):
+    token = f"orphelin-{os.getpid()}-{time.monotonic_ns()}"
+    seen = run(tools, "bash", command=f"{sleeper(token)} >/dev/null 2>&1 & echo $! > pid")
     assert seen.content == f"{BACKGROUND}\n[code de sortie : 0]"
-    assert wait_until_dead([int((root / "pid").read_text())]) == []
+    assert (root / "pid").read_text().strip().isdigit()
+    assert wait_until_dead(named(token)) == []
 
 
 @pytest.mark.parametrize("command", ["sleep 300 & echo prêt", "(sleep 300 &); echo prêt",
                                      "nohup sleep 300 > /dev/null 2>&1 & echo prêt"])
-def test_bash_returns_when_the_command_ends_not_when_its_background_job_does(tools, command):
+def test_bash_returns_when_the_command_ends_not_when_its_background_job_does(
+        tools, command, bash_mode):
     # The job keeps the output pipe open: reading to its end would wait for the timeout,
     # and the observation would then say « délai … dépassé » instead of the exit code.
     seen = run(tools, "bash", timeout=30.0, command=command)
     assert seen.content == f"prêt\n{BACKGROUND}\n[code de sortie : 0]" and not seen.is_error
 
 
-def test_bash_reports_no_background_job_when_there_was_none(tools):
+def test_bash_reports_no_background_job_when_there_was_none(tools, bash_mode):
     assert run(tools, "bash", command="sleep 0.2 & wait; echo fini").content == (
         "fini\n[code de sortie : 0]")
 

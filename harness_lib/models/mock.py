@@ -42,6 +42,9 @@ class MockModel:
     """
 
     name = "mock"
+    # Its tool calls are written in strategies.py, not by a model: where no sandbox can
+    # start, loop.run runs its commands without asking (Policy.unconfined).
+    scripted = True
 
     def __init__(
         self, latency: float = 0.0, think: bool = False, price: Price = (0.15, 0.60)

@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx
 
+from .. import secrets
 from ..errors import ApiError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
@@ -95,6 +96,7 @@ class OpenRouterModel:
         # The key lives only inside the client's headers: no attribute, repr or record has it.
         headers = {**APP_HEADERS, "Authorization": f"Bearer {key}"}
         self._client = httpx.Client(transport=transport, headers=headers)
+        secrets.register(self)  # whatever a tool prints, this key becomes *** (secrets.redact)
 
     def __repr__(self) -> str:
         return f"OpenRouterModel({self.name!r}, url={self.url!r}, api_key='***')"
@@ -128,6 +130,10 @@ class OpenRouterModel:
         completion.finish_reason = hide(completion.finish_reason, key)
         completion.usage = hide(completion.usage, key)
         return completion
+
+    def hide(self, text: str) -> str:
+        """`text` with this client's key replaced by ***."""
+        return str(hide(text, self._client.headers["Authorization"].removeprefix("Bearer ")))
 
     def close(self) -> None:
         self._client.close()

@@ -45,8 +45,8 @@ def assistant_message(raw: dict[str, Any], position: int) -> tuple[Message, list
     content, calls = raw.get("content"), raw.get("tool_calls")
     if content is not None and not isinstance(content, (str, list)):
         raise malformed(f"content est {_kind(content)}, pas un texte")
-    if isinstance(content, list) and not all(isinstance(p, dict) for p in content):
-        raise malformed("content est une liste dont une partie n’est pas un objet")
+    if isinstance(content, list) and not all(_part(p) for p in content):
+        raise malformed("content est une liste dont une partie n’est pas un objet typé")
     if calls is not None and not isinstance(calls, list):
         raise malformed(f"tool_calls est {_kind(calls)}, pas une liste")
     notes: list[str] = []
@@ -59,7 +59,18 @@ def assistant_message(raw: dict[str, Any], position: int) -> tuple[Message, list
     if content is None and not tool_calls:  # cut or filtered: "" keeps messages[] valid
         message["content"] = ""
         notes.append("content null sans demande d’outil : remplacé par \"\"")
+    elif content == [] and not tool_calls:  # no part at all: the API refuses an empty list
+        message["content"] = ""
+        notes.append("content liste vide sans demande d’outil : remplacé par \"\"")
     return message, notes
+
+
+def _part(part: object) -> bool:
+    """A content part the next request can carry: an object with its `type`, and a text
+    part with its text. Its type may be the provider's own (Mistral's `thinking`)."""
+    if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+        return False
+    return part["type"] != "text" or isinstance(part.get("text"), str)
 
 
 def _tool_call(k: int, call: object, position: int, notes: list[str]) -> dict[str, Any]:

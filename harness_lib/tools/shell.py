@@ -1,14 +1,15 @@
 """The bash tool: one shell command, bounded in time, in output and in secrets.
 
 `run(command, cwd, timeout)` starts `bash -c command` in its own process group,
-reads its output in chunks (keeping only the head and the tail), and kills the
-whole group when time is up, children included. It returns as soon as bash itself
+reads its output in chunks (keeping only the head and the tail: output.py), and kills
+the whole group when time is up, children included. It returns as soon as bash itself
 has finished: a job left in the background (`serveur & echo prêt`) is killed with the
 group, and the observation says so. Variables that look like secrets (KEY, TOKEN,
 SECRET, PASSWORD, CREDENTIAL, PAT...) are not passed on, and a password inside a URL
-(`https://moi:motdepasse@hôte`) becomes `***`: a command cannot print the API key.
-The command starts in the workspace but is not confined to it: what stands between
-it and the rest of the machine is the policy (policy.py) and a human's validation.
+(`https://moi:motdepasse@hôte`) becomes `***` (secrets.py).
+Where the system allows it, the command runs in a sandbox (sandbox.py): it can write
+in the workspace only, sees no other process and has no network. Where it does not,
+the command runs with the learner's rights, and the policy asks a human first.
 
 A failure raises `ToolError` (non-zero exit code) or `ToolTimeout` (time up).
 
@@ -21,37 +22,42 @@ bonjour
 from __future__ import annotations
 
 import os
-import re
 import selectors
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import ToolError, ToolTimeout
+from ..errors import ToolError, ToolTimeout, os_error_text
 from ..limits import TOOL_TIMEOUT
+from ..secrets import scrubbed_env
 from ..text import french_number
+from . import sandbox
+from .output import HeadTail
 
 MAX_OUTPUT_BYTES = 20_000  # of a command's output given back to the model (head + tail)
 CHUNK = 65_536  # bytes read at a time: memory stays bounded whatever the command prints
-# A variable whose name contains one of these (GITHUB_TOKEN, DB_PASSWORD)...
-SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE")
-# ...or has one of these as a whole word (GH_PAT, but not PATH; NPM_AUTH, but not AUTHOR).
-SECRET_NAMES = frozenset({"PAT", "PASS", "AUTH"})
-URL_PASSWORD = re.compile(r"://([^/\s@:]*):([^/\s@]*)@")  # scheme://user:password@host
 POLL = 0.05  # seconds between two checks that bash is still running (while it is silent)
 DRAIN = 0.05  # seconds to read what is left in the pipe once bash has finished
 BACKGROUND = "[processus laissés en arrière-plan : arrêtés à la fin de la commande]"
+# Run inside the sandbox: the command (without the count's pipe), then the count of its
+# processes still there, but the sandbox's init (1) and this script ($$), on that pipe.
+COUNT_LEFT = ('fd=$2; bash -c "$1" {fd}>&-; code=$?; left=0; for p in /proc/[0-9]*; do '
+              'case ${p#/proc/} in 1|$$) ;; *) left=$((left + 1)) ;; esac; done; '
+              'echo $left >&"$fd"; exit $code')
 
 
-def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
-    """Output and exit code of `bash -c command`; ToolError on failure, ToolTimeout on time up."""
+def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT, *,
+        network: bool = False) -> str:
+    """Output and exit code of `bash -c command`, in the sandbox when one can start
+    (`network`: whether it keeps the network); ToolError on failure, ToolTimeout on time up."""
     try:
-        output, code, background = _run(command, cwd, timeout)
-    except (OSError, ValueError) as err:  # no bash, too many processes, NUL in the command
-        raise ToolError(f"impossible de lancer la commande : {err}") from None
+        output, code, background = _run(command, cwd, timeout, network)
+    except ValueError:  # a NUL byte in the command: no program can receive it
+        raise ToolError("impossible de lancer la commande : caractère NUL") from None
+    except OSError as err:  # no bash, too many processes, a workspace gone
+        raise ToolError(f"impossible de lancer la commande : {os_error_text(err)}") from None
     if code is None:
         said = f"délai de {french_number(timeout)} s dépassé, commande arrêtée\n{output}"
         raise ToolTimeout(said.rstrip())
@@ -64,38 +70,48 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
 
 
 def safe_env() -> dict[str, str]:
-    """os.environ without the variables that look like secrets, nor passwords in URLs;
-    the harness's own Python first on PATH: `python` in a command is the interpreter
-    running the harness (there may be no other, or a slow pyenv shim).
-
-    >>> safe_env_of({"GH_PAT": "ghp_1", "PATH": "/bin", "URL": "https://moi:mdp@hôte/x"})
-    {'PATH': '/bin', 'URL': 'https://moi:***@hôte/x'}
+    """os.environ without the variables that look like secrets, nor passwords in URLs
+    (secrets.scrubbed_env); the harness's own Python first on PATH: `python` in a command
+    is the interpreter running the harness (there may be no other, or a slow pyenv shim).
     """
-    env = safe_env_of(os.environ)
+    env = scrubbed_env(os.environ)
     env["PATH"] = os.pathsep.join(filter(None, [str(Path(sys.executable).parent),
                                                 env.get("PATH")]))
     return env
 
 
-def safe_env_of(environ: Mapping[str, str]) -> dict[str, str]:
-    kept = {}
-    for name, value in environ.items():
-        upper = name.upper()
-        words = set(re.split(r"[^A-Z0-9]+", upper))
-        if any(word in upper for word in SECRET_WORDS) or words & SECRET_NAMES:
-            continue
-        kept[name] = URL_PASSWORD.sub(r"://\1:***@", value) if "://" in value else value
-    return kept
-
-
-def _run(command: str, cwd: str | Path, timeout: float) -> tuple[str, int | None, bool]:
+def _run(command: str, cwd: str | Path, timeout: float, network: bool
+         ) -> tuple[str, int | None, bool]:
     """(output, exit code, background jobs killed); the code is None when time ran out."""
-    process = subprocess.Popen(
-        ["bash", "-c", command], cwd=cwd, env=safe_env(),
-        stdin=subprocess.DEVNULL,  # the terminal belongs to the human (validation prompts)
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: one signal stops it and its children
-    )
+    root = Path(os.path.realpath(cwd))
+    confined = sandbox.problem() is None
+    argv, env = ["bash", "-c", command], safe_env()
+    reader, writer = os.pipe()  # where the sandbox says how many processes were left
+    if confined:
+        argv = sandbox.command(["bash", "-c", COUNT_LEFT, "bash", command, str(writer)],
+                               root, network=network)
+        if not Path(env.get("TMPDIR", "/tmp")).is_relative_to(root):
+            env["TMPDIR"] = "/tmp"  # the harness's own is hidden: the sandbox has an empty one
+    try:
+        process = subprocess.Popen(
+            argv, cwd=root, env=env, pass_fds=(writer,),
+            stdin=subprocess.DEVNULL,  # the terminal belongs to the human (validation prompts)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: one signal stops it, children too
+        )
+    finally:
+        os.close(writer)  # the child's copy only: so the count's pipe ends with the child
+    with os.fdopen(reader, "rb") as count:
+        output, code, left = _collect(process, timeout)
+        os.set_blocking(count.fileno(), False)
+        said = (count.read() or b"").strip()
+    # In the sandbox, its processes die with it: only the script inside saw them.
+    background = (said not in (b"", b"0")) if confined else left
+    return output, code, background and code is not None
+
+
+def _collect(process: subprocess.Popen[bytes], timeout: float) -> tuple[str, int | None, bool]:
+    """Read and wait until bash ends or time is up, then kill the whole process group."""
     assert process.stdout is not None
     output = HeadTail(MAX_OUTPUT_BYTES)
     deadline = time.monotonic() + timeout
@@ -110,7 +126,7 @@ def _run(command: str, cwd: str | Path, timeout: float) -> tuple[str, int | None
         left = _kill_group(process.pid)
         process.wait()  # reap the shell: no zombie left behind
         process.stdout.close()
-    return output.text(), code, left and code is not None
+    return output.text(), code, left
 
 
 def _read(process: subprocess.Popen[bytes], output: HeadTail, deadline: float) -> None:
@@ -147,50 +163,3 @@ def _kill_group(pgid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
-
-
-class HeadTail:
-    """The first and last `limit // 2` bytes of a stream, and how many were dropped between."""
-
-    def __init__(self, limit: int) -> None:
-        self.half = limit // 2
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.dropped = 0
-
-    def add(self, chunk: bytes) -> None:
-        room = max(0, self.half - len(self.head))
-        self.head += chunk[:room]
-        self.tail += chunk[room:]
-        excess = len(self.tail) - self.half
-        if excess > 0:
-            del self.tail[:excess]
-            self.dropped += excess
-
-    def text(self) -> str:
-        """The output as text; bytes that are not UTF-8 become �, and the text says so."""
-        if not self.dropped:
-            parts = [bytes(self.head + self.tail)]
-        else:  # the cuts may fall inside a character: those bytes are the cut's, dropped
-            head = self.head[: len(self.head) - _partial_end(self.head)]
-            tail = self.tail.lstrip(bytes(range(0x80, 0xC0)))
-            dropped = self.dropped + len(self.head) - len(head) + len(self.tail) - len(tail)
-            cut = f"\n… [tronqué : {french_number(dropped)} octets au milieu] …\n"
-            parts = [bytes(head), cut.encode(), bytes(tail)]
-        texts = [part.decode("utf-8", "replace") for part in parts]
-        if any("\ufffd" in text and "\ufffd".encode() not in part
-               for text, part in zip(texts, parts, strict=True)):
-            texts.insert(0, "[sortie non UTF-8 : octets illisibles remplacés par �]\n")
-        return "".join(texts)
-
-
-def _partial_end(data: bytearray) -> int:
-    """How many bytes at the end of `data` begin a UTF-8 character that is not complete."""
-    for back in range(1, min(4, len(data)) + 1):
-        byte = data[-back]
-        if byte < 0x80:
-            return 0
-        if byte >= 0xC0:  # a lead byte: does the character need more than what follows?
-            size = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
-            return back if size > back else 0
-    return 0

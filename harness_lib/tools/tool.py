@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from ..errors import ToolError, ToolTimeout
 from ..limits import TOOL_TIMEOUT
 from ..messages import ToolCall
 from ..rules import got
+from ..secrets import redact
 from .workspace import Workspace
 
 ERROR = "Erreur : "  # how every failed observation starts: the model reads it
@@ -37,13 +38,16 @@ ERROR = "Erreur : "  # how every failed observation starts: the model reads it
 
 @dataclass(frozen=True)
 class Tool:
-    """A tool the model can call. A `timed` tool receives `timeout=` (seconds) from run_tool."""
+    """A tool the model can call. A `timed` tool receives `timeout=` (seconds) from run_tool,
+    a `sandboxed` one `network=` (its `network` field: whether it may reach the network)."""
 
     name: str
     description: str
     parameters: dict[str, Any]  # JSON schema of the arguments object
     function: Callable[..., str]
     timed: bool = False
+    sandboxed: bool = False  # runs in the OS sandbox: receives `network=` from run_tool
+    network: bool = False  # ...with the network (see `with_network`)
 
     def schema(self) -> dict[str, Any]:
         """The tool's definition, as sent to the model in the Chat Completions `tools` list."""
@@ -60,11 +64,20 @@ class Observation:
     timed_out: bool = False  # the loop stops after this turn
 
 
-def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOUT) -> Observation:
-    """Run one tool call of the model. Never raises: every failure is an observation."""
+def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOUT
+             ) -> Observation:
+    """Run one tool call of the model. Never raises: every failure is an observation.
+    Whatever the tool printed, a known secret in it is *** (secrets.redact)."""
+    seen = _observed(call, tools, timeout)
+    return replace(seen, content=redact(seen.content))
+
+
+def _observed(call: ToolCall, tools: Sequence[Tool], timeout: float) -> Observation:
     try:
         tool, arguments = _checked(call, tools)
-        extra = {"timeout": timeout} if tool.timed else {}
+        extra: dict[str, Any] = {"timeout": timeout} if tool.timed else {}
+        if tool.sandboxed:
+            extra["network"] = tool.network
         content = tool.function(**arguments, **extra)
     except ToolTimeout as err:
         return Observation(ERROR + str(err), is_error=True, timed_out=True)
@@ -74,6 +87,11 @@ def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOU
         crash = f"{call.name} a échoué : {type(err).__name__} : {err}"
         return Observation(ERROR + crash, is_error=True)
     return Observation(content if isinstance(content, str) else str(content))
+
+
+def with_network(tools: Sequence[Tool]) -> list[Tool]:
+    """The same tools, the sandboxed ones (bash) keeping the network: `Policy(network=True)`."""
+    return [replace(tool, network=True) if tool.sandboxed else tool for tool in tools]
 
 
 def _checked(call: ToolCall, tools: Sequence[Tool]) -> tuple[Tool, dict[str, Any]]:
@@ -155,7 +173,7 @@ def workspace_tools(root: str | Path) -> list[Tool]:
                        "new": "Texte qui le remplace"}), ws.edit),
         Tool("bash", "Exécute une commande bash dans le dossier de travail (durée limitée).",
              _strings({"command": "La commande, par exemple : pytest -q"}),
-             _bash(ws.root), timed=True),
+             _bash(ws.root), timed=True, sandboxed=True),
     ]
 
 
@@ -163,10 +181,10 @@ def _bash(root: Path) -> Callable[..., str]:
     """bash, run in `root`. shell.py is imported by the first command only: it loads
     subprocess and threading, which `import harness_lib` does not need."""
 
-    def bash(command: str, timeout: float) -> str:
+    def bash(command: str, timeout: float, network: bool) -> str:
         from . import shell
 
-        return shell.run(command, root, timeout)
+        return shell.run(command, root, timeout, network=network)
 
     return bash
 

@@ -85,6 +85,11 @@ class Workspace:
         """Replace the one exact occurrence of `old` by `new`; refuse 0 or several."""
         if not old:
             raise ToolError("old est vide : donnez le passage exact à remplacer")
+        for name, text in (("old", old), ("new", new)):
+            if valid_text(text) != text:  # a lone surrogate (\udce9) has no UTF-8 form
+                raise ToolError(f"{name} contient un caractère invalide (une moitié de paire "
+                                "de substitution, U+D800 à U+DFFF) : edit_file n’écrit que "
+                                "de l’UTF-8 valide")
         # One open file for reading and writing: nothing can be swapped in between.
         with self.open_file(path, writable=True) as file:
             text = _editable(file.read(MAX_FILE_BYTES + 1), path)

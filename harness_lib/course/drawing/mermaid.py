@@ -51,6 +51,11 @@ def aside(label: str) -> str:
     return ZERO_WIDTH + EN_SPACE * (round(len(label) * ASIDE) + 2) + label if label else label
 
 
+def unaside(text: str) -> str:
+    """The label aside() moved: its marker and en spaces dropped, nothing of the label's own."""
+    return text[1:].lstrip(EN_SPACE) if text.startswith(ZERO_WIDTH + EN_SPACE) else text
+
+
 def chapter_source(name: str) -> str:
     """The text of one of the chapter's diagrams, exactly as the chapter prints it."""
     if name not in CHAPTER:
@@ -194,7 +199,7 @@ class _Parser:
             self.participants.setdefault(pid, Participant(pid, pid))
         loop = next((label for kind, label, _ in self.blocks if kind == "loop"), None)
         self.steps.append({"source": source, "target": target, "arrow": arrow,
-                           "text": unescape(text.strip().lstrip(ZERO_WIDTH + EN_SPACE)),
+                           "text": unescape(unaside(text.strip())),
                            "loop": loop,
                            "entries": [], "notes": []})
 

@@ -37,7 +37,7 @@ STOP_REASONS = {
     "denied": "action interdite par la politique", "failures": "trop d’échecs d’outil de suite",
     "human": "validation humaine nécessaire", "length": "réponse coupée (limite de longueur)",
     "content_filter": "réponse bloquée par le filtre du fournisseur",
-    "refusal": "le modèle refuse de répondre",
+    "refusal": "le modèle refuse de répondre", "interrupted": "arrêt demandé par la personne",
     "dead_end": "aucun autre chemin prévu", "too_many_calls": "la boucle ne s’arrête pas",
     "no_exit": "appel après la réponse finale", "exception": "exception dans la boucle",
     "incomplete": "la boucle rend la main sans réponse finale",
