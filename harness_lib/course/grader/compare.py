@@ -24,9 +24,9 @@ from typing import Any
 from ...models import Completion
 from ..missions.own_loop import Watched
 from ..missions.spy import Sent
-from .lines import code_line, source_line
+from .lines import code_line, code_only, source_line
 
-RESEND = ("Le modèle n’a aucune mémoire : chaque appel doit lui renvoyer tout `messages[]`, "
+RESEND = ("Le modèle n’a aucune mémoire : chaque appel doit lui renvoyer tout `messages[]`, "
           "depuis le prompt système, sans rien retirer ni déplacer.")
 
 
@@ -60,15 +60,23 @@ def _bare(text: str) -> str:
 
 
 def first_call(sent: Sent, task: str) -> str | None:
-    messages = sent.messages
-    if not messages or not isinstance(messages[0], dict) or messages[0].get("role") != "system":
+    messages, where = sent.messages, _at(sent)
+    part = _sliced(sent)
+    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    if "system" in roles[1:]:
+        return (f"Appel 1 : l’ordre des messages a changé : le prompt système doit venir en "
+                f"premier, puis la mission{where}. {RESEND}")
+    if part and roles[:1] != ["system"]:
+        return (f"Appel 1 : votre boucle n’envoie qu’une partie de `messages[]`{where}. {RESEND}"
+                " Écrivez `modele.complete(messages, definitions)`, la liste entière.")
+    if roles[:1] != ["system"]:
         first = _role(messages[0]) if messages else "rien"
-        return ("Appel 1 : le prompt système manque. Le premier message envoyé est "
-                f"{first} ; une boucle correcte commence par "
+        return ("Appel 1 : le prompt système manque. Le premier message envoyé est "
+                f"{first} ; une boucle correcte commence par "
                 "`messages = [system(SYSTEM_PROMPT), user(mission)]`.")
     if not any(isinstance(m, dict) and m.get("role") == "user" and m.get("content") == task
                for m in messages):
-        return ("Appel 1 : la mission n’est pas dans les messages envoyés : le modèle ne sait "
+        return ("Appel 1 : la mission n’est pas dans les messages envoyés : le modèle ne sait "
                 "pas ce qu’on lui demande. Ajoutez `user(mission)` après le prompt système.")
     return None
 
@@ -79,13 +87,13 @@ def tools_sent(k: int, sent: Sent, names: list[str]) -> str | None:
     given = sorted(str((t.get("function") or {}).get("name")) for t in tools
                    if isinstance(t, dict) and isinstance(t.get("function"), dict))
     if not given:
-        return (f"Appel {k} : aucune définition d’outil envoyée : le modèle ne peut rien "
+        return (f"Appel {k} : aucune définition d’outil envoyée : le modèle ne peut rien "
                 "demander, il ne sait même pas qu’il peut lire un fichier. Envoyez-les à "
-                "chaque appel : `modele.complete(messages, definitions)`, avec "
+                "chaque appel : `modele.complete(messages, definitions)`, avec "
                 "`definitions = [outil.schema() for outil in outils]`.")
     missing = [n for n in names if n not in given]
     if missing:
-        return (f"Appel {k} : il manque des définitions d’outils ({', '.join(missing)}) : "
+        return (f"Appel {k} : il manque des définitions d’outils ({', '.join(missing)}) : "
                 "envoyez celles de tous les outils, `[outil.schema() for outil in outils]`.")
     return None
 
@@ -106,27 +114,27 @@ def _context_lost(k: int, previous: list[Any], now: list[Any], reply: Completion
     keys = [_key(m) for m in now]
     if Counter(keys[:len(previous)]) == Counter(map(_key, previous)) or \
             Counter(keys) == Counter(map(_key, [*previous, reply.message, *now[len(previous) + 1:]])):
-        turned = " : la liste est à l’envers" if now[::-1][:len(previous)] == previous else ""
-        return (f"Appel {k} : l’ordre des messages a changé{turned}. Le premier envoyé est "
+        turned = " : la liste est à l’envers" if now[::-1][:len(previous)] == previous else ""
+        return (f"Appel {k} : l’ordre des messages a changé{turned}. Le premier envoyé est "
                 f"{_role(now[0])} au lieu du prompt système{where}. {RESEND}")
     kept = sum(1 for m in previous if _key(m) in set(keys))
-    if kept < len(previous) and len(now) <= 2:
-        return (f"Appel {k} : votre boucle n’envoie que {len(now)} message(s), le dernier, "
+    if kept < len(previous) and (len(now) <= 2 or _sliced(sent)):
+        return (f"Appel {k} : votre boucle n’envoie que {len(now)} message(s), les derniers, "
                 f"au lieu de tout `messages[]` ({len(previous)} messages déjà envoyés à "
                 f"l’appel {k - 1}, plus la réponse et les résultats){where}. {RESEND}")
     i = next((i for i, (a, b) in enumerate(zip(previous, now)) if a != b), len(now))
     if i >= len(now):
-        return (f"Appel {k} : les derniers messages de l’appel {k - 1} ne sont plus envoyés "
+        return (f"Appel {k} : les derniers messages de l’appel {k - 1} ne sont plus envoyés "
                 f"(à partir du message {i}){where}. {RESEND}")
     old, new = previous[i], now[i]
     if _shorter(old, new):
-        return (f"Appel {k} : le message {i} ({_role(old)}) est raccourci : "
+        return (f"Appel {k} : le message {i} ({_role(old)}) est raccourci : "
                 f"{len(new['content'])} caractères au lieu de {len(old['content'])}{where}. "
                 f"{RESEND}")
     if i + 1 < len(previous) and new == previous[i + 1]:
-        return (f"Appel {k} : le message {i} de l’appel {k - 1} ({_role(old)}) a été retiré "
+        return (f"Appel {k} : le message {i} de l’appel {k - 1} ({_role(old)}) a été retiré "
                 f"de `messages[]`{where}. {RESEND}")
-    return (f"Appel {k} : le message {i} ({_role(old)}) n’est plus celui de l’appel {k - 1} : "
+    return (f"Appel {k} : le message {i} ({_role(old)}) n’est plus celui de l’appel {k - 1} : "
             f"votre boucle l’a modifié ou remplacé{where}. {RESEND}")
 
 
@@ -137,17 +145,17 @@ def _rule_1(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
         if not any(isinstance(m, dict) and m.get("role") == "tool" for m in before):
             return None
         line = code_line(loop, r"\.append\(\s*\w+\.message\s*\)")
-        return (f"Appel {k} : RULE 1 est à la mauvaise place : la réponse du modèle est ajoutée "
-                f"après ses résultats{line}. La demande doit précéder ses résultats : placez "
+        return (f"Appel {k} : RULE 1 est à la mauvaise place : la réponse du modèle est ajoutée "
+                f"après ses résultats{line}. La demande doit précéder ses résultats : placez "
                 "`messages.append(reponse.message)` juste après l’appel au modèle, avant la "
                 "boucle sur les outils.")
     copied = any(isinstance(m, dict) and m.get("role") == "assistant" for m in added)
     after = source_line(loop, "complete(")
     if copied:
-        return (f"Appel {k} : le message assistant ajouté n’est pas celui du modèle (ses "
-                "`tool_calls` manquent ou diffèrent) : RULE 1 veut la réponse telle quelle, "
+        return (f"Appel {k} : le message assistant ajouté n’est pas celui du modèle (ses "
+                "`tool_calls` manquent ou diffèrent) : RULE 1 veut la réponse telle quelle, "
                 f"`messages.append(reponse.message)`{after}.")
-    return (f"Appel {k} : RULE 1 manque : la réponse du modèle à l’appel {k - 1}, celle qui "
+    return (f"Appel {k} : RULE 1 manque : la réponse du modèle à l’appel {k - 1}, celle qui "
             f"porte `tool_calls`, n’est pas dans `messages[]`. Ajoutez "
             f"`messages.append(reponse.message)` juste après l’appel au modèle{after}.")
 
@@ -159,36 +167,41 @@ def _rule_2(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
     line = code_line(loop, r"tool_result\(")
     if not got:
         stays = "reste" if len(asked) == 1 else "restent"
-        return (f"Appel {k} : RULE 2 manque : {_count(len(asked))} de l’appel {k - 1} "
+        return (f"Appel {k} : RULE 2 manque : {_count(len(asked))} de l’appel {k - 1} "
                 f"({', '.join(asked)}) {stays} sans résultat dans `messages[]`. Après chaque "
                 "outil, ajoutez `messages.append(tool_result(appel[\"id\"], resultat))`.")
     strangers = [g for g in got if g not in asked]
     if strangers:
-        return (f"Appel {k} : un résultat porte l’identifiant {strangers[0]!r}, qui n’est celui "
-                f"d’aucune demande ({', '.join(asked)}){line} : écrivez "
+        return (f"Appel {k} : un résultat porte l’identifiant {strangers[0]!r}, qui n’est celui "
+                f"d’aucune demande ({', '.join(asked)}){line} : écrivez "
                 "`tool_result(appel[\"id\"], resultat)`, l’identifiant de la demande.")
     twice = [i for i, n in Counter(got).items() if n > 1]
     if twice:
-        return (f"Appel {k} : deux résultats répondent à {twice[0]}{line} : chaque demande "
+        return (f"Appel {k} : deux résultats répondent à {twice[0]}{line} : chaque demande "
                 "reçoit un seul résultat, sous son propre identifiant.")
     missing = [a for a in asked if a not in got]
     if missing and got == asked[:1]:
         n = len(asked)
         said = "trois demandes, trois résultats" if n == 3 else f"{n} demandes, {n} résultats"
         loop_line = code_line(loop, r"tool_calls\s*\[\s*0\s*\]")
-        return (f"Appel {k} : seule la première demande est traitée. Le modèle a demandé "
-                f"{n} outils dans le même tour ({', '.join(asked)}) ; votre boucle n’a renvoyé "
-                f"que le résultat de {asked[0]}{loop_line}. {said.capitalize()} : parcourez-les "
+        return (f"Appel {k} : seule la première demande est traitée. Le modèle a demandé "
+                f"{n} outils dans le même tour ({', '.join(asked)}) ; votre boucle n’a renvoyé "
+                f"que le résultat de {asked[0]}{loop_line}. {said.capitalize()} : parcourez-les "
                 "toutes, `for appel in reponse.tool_calls:`.")
     if missing:
         stays = "reste" if len(missing) == 1 else "restent"
-        return (f"Appel {k} : {', '.join(missing)} {stays} sans résultat : chaque demande "
+        return (f"Appel {k} : {', '.join(missing)} {stays} sans résultat : chaque demande "
                 "du tour reçoit le sien (RULE 2), `for appel in reponse.tool_calls:`.")
     return None
 
 
+def _sliced(sent: Sent) -> bool:
+    """Whether the call's line sends a slice of the list (`messages[-1:]`, `messages[1:]`)."""
+    return bool(sent.line and re.search(r"complete\(\s*(messages=)?\w+\s*\[", sent.line[1]))
+
+
 def _at(sent: Sent) -> str:
-    return f" (ligne {sent.line[0]} : `{sent.line[1]}`)" if sent.line else ""
+    return f" (ligne {sent.line[0]} : `{code_only(sent.line[1])}`)" if sent.line else ""
 
 
 def _count(n: int) -> str:

@@ -25,6 +25,7 @@ from ...tools import Observation
 from ..missions.guard import Guard, TimeUp
 from ..missions.logbook import NoExit, TooManyCalls
 from ..missions.spy import CallError, WatchedModel
+from .lines import code_only
 
 LIMIT = 300  # characters of an exception's own message shown (a huge one is cut)
 
@@ -46,7 +47,7 @@ def where(error: BaseException, files: set[str]) -> str:
         return ""
     if not frames:
         return ""
-    text = f" : `{shorten(frames[-1].line, 120)}`" if frames[-1].line else ""
+    text = f" : `{shorten(code_only(frames[-1].line), 120)}`" if frames[-1].line else ""
     return f" (ligne {frames[-1].lineno}{text})"
 
 
@@ -54,24 +55,24 @@ def crash_text(error: BaseException, files: set[str]) -> str:
     """The French explanation of an exception the loop raised."""
     at, kind = where(error, files), type(error).__name__
     if isinstance(error, CallError):
-        return f"Appel au modèle mal écrit{at} : {error}"
+        return f"Appel au modèle mal écrit{at} : {error}"
     if isinstance(error, RecursionError):
-        return (f"RecursionError{at} : votre fonction s’appelle elle-même sans fin. Une boucle "
+        return (f"RecursionError{at} : votre fonction s’appelle elle-même sans fin. Une boucle "
                 "`for` suffit, sans appel récursif.")
     if isinstance(error, NameError):
-        return f"NameError{at} : Python ne connaît pas le nom `{error.name}`.{_close(error)}"
+        return f"NameError{at} : Python ne connaît pas le nom `{error.name}`.{_close(error)}"
     if isinstance(error, AttributeError):
-        return f"AttributeError{at} : {_attribute(error)}"
+        return f"AttributeError{at} : {_attribute(error)}"
     if isinstance(error, TypeError):
-        return f"TypeError{at} : {_type_error(error)}"
+        return f"TypeError{at} : {_type_error(error)}"
     if isinstance(error, KeyError):
-        return (f"KeyError{at} : la clé {safe_text(error)} n’existe pas dans ce dictionnaire."
+        return (f"KeyError{at} : la clé {safe_text(error)} n’existe pas dans ce dictionnaire."
                 " L’identifiant d’une demande s’écrit `appel[\"id\"]`.")
     if isinstance(error, IndexError):
-        return f"IndexError{at} : un indice dépasse la fin de la liste ({safe_text(error)})."
+        return f"IndexError{at} : un indice dépasse la fin de la liste ({safe_text(error)})."
     if isinstance(error, SystemExit):
-        return f"Votre boucle a appelé `exit()`{at} : elle doit rendre `messages`, pas quitter."
-    return f"Votre boucle a levé {kind}{at} : {safe_text(error)}"
+        return f"Votre boucle a appelé `exit()`{at} : elle doit rendre `messages`, pas quitter."
+    return f"Votre boucle a levé {kind}{at} : {safe_text(error)}"
 
 
 def _close(error: NameError) -> str:
@@ -82,24 +83,24 @@ def _close(error: NameError) -> str:
     seen = [*tb.tb_frame.f_locals, *tb.tb_frame.f_globals] if tb is not None else []
     close = difflib.get_close_matches(str(error.name), [s for s in seen if isinstance(s, str)],
                                       n=1)
-    return (f" Vouliez-vous écrire `{close[0]}` ?" if close else
-            " Une faute de frappe, ou une variable utilisée avant d’être définie ?")
+    return (f" Vouliez-vous écrire `{close[0]}` ?" if close else
+            " Une faute de frappe, ou une variable utilisée avant d’être définie ?")
 
 
 def _attribute(error: AttributeError) -> str:
     name, obj = getattr(error, "name", None), getattr(error, "obj", None)
     if isinstance(obj, WatchedModel):
-        return (f"le modèle n’a pas d’attribut `{name}` : on l’appelle avec "
+        return (f"le modèle n’a pas d’attribut `{name}` : on l’appelle avec "
                 "`modele.complete(messages, definitions)`.")
     if isinstance(obj, Completion):
-        return (f"la réponse du modèle n’a pas d’attribut `{name}` : le message à garder est "
+        return (f"la réponse du modèle n’a pas d’attribut `{name}` : le message à garder est "
                 "`reponse.message`, ses demandes d’outil `reponse.tool_calls`.")
     if isinstance(obj, Observation):
-        return (f"un résultat d’outil (une Observation) n’a pas d’attribut `{name}` : son texte "
+        return (f"un résultat d’outil (une Observation) n’a pas d’attribut `{name}` : son texte "
                 "est `.content`, `run_tool(read_call(appel), outils).content`.")
     if obj is None and name is not None:
-        return (f"`None` n’a pas d’attribut `{name}` : cette variable vaut None ici ; une "
-                "ligne à compléter, ou une fonction qui ne rend rien ?")
+        return (f"`None` n’a pas d’attribut `{name}` : cette variable vaut None ici ; une "
+                "ligne à compléter, ou une fonction qui ne rend rien ?")
     return f"un objet {type(obj).__name__} n’a pas d’attribut `{name}`."
 
 
@@ -107,11 +108,11 @@ def _type_error(error: TypeError) -> str:
     text = safe_text(error)
     names = [f.name for f in traceback.extract_tb(error.__traceback__)]
     if "ellipsis" in text:
-        return ("un `...` du squelette reste à remplacer : Python ne peut rien en faire. "
+        return ("un `...` du squelette reste à remplacer : Python ne peut rien en faire. "
                 "Remplacez-le par le code qu’il attend (voir le tableau).")
     if "tool_result" in names or "valid_text" in names:
         return ("`tool_result(appel[\"id\"], resultat)` attend un texte pour `resultat`. Un "
-                "résultat d’outil est une Observation : prenez son texte, "
+                "résultat d’outil est une Observation : prenez son texte, "
                 "`run_tool(read_call(appel), outils).content`.")
     found = re.match(r"(\w+)\(\) missing (\d+) required positional arguments?: (.*)", text)
     if found:
@@ -121,33 +122,34 @@ def _type_error(error: TypeError) -> str:
     if found:
         return f"`{found[1]}()` prend {found[2]} argument(s), votre appel en donne {found[3]}."
     if "NoneType" in text:
-        return f"une valeur vaut None ici ({text}) : une ligne à compléter ?"
+        return f"une valeur vaut None ici ({text}) : une ligne à compléter ?"
     return f"une opération sur une valeur du mauvais type ({text})."
 
 
-def cut_text(cut: BaseException, guard: Guard | None, calls: int, files: set[str]) -> str:
+def cut_text(cut: BaseException, guard: Guard | None, calls: int, files: set[str],
+             limit_line: str = "") -> str:
     """Why the grader stopped the loop: no limit of turns, no EXIT, or its time limit."""
     caught = guard is not None and guard.cuts > 1
-    swallowed = (" Votre boucle a ensuite rattrapé cet arrêt (`except`) et continué : le "
+    swallowed = (" Votre boucle a ensuite rattrapé cet arrêt (`except`) et continué : le "
                  "correcteur l’a arrêtée de nouveau." if caught else "")
     if isinstance(cut, TooManyCalls):
-        return (f"Votre boucle a appelé le modèle {calls} fois sans s’arrêter : il lui manque "
-                "la limite de tours, `for _ in range(max_tours):`." + swallowed)
+        return (f"Votre boucle a appelé le modèle {calls} fois sans s’arrêter{limit_line} : il "
+                "lui manque la limite de tours, `for _ in range(max_tours):`." + swallowed)
     if isinstance(cut, NoExit):
         return ("Le modèle a donné sa réponse finale (sans `tool_calls`), et votre boucle le "
-                "rappelle : il manque EXIT, `if not reponse.tool_calls: return messages`."
+                "rappelle : il manque EXIT, `if not reponse.tool_calls: return messages`."
                 + swallowed)
     assert isinstance(cut, TimeUp)
     limit = french_number(cut.seconds)
     doing = where(cut, files)
-    head = (f"Le temps total de la correction ({limit} s) est écoulé : votre boucle a été "
+    head = (f"Le temps total de la correction ({limit} s) est écoulé : votre boucle a été "
             "arrêtée" if cut.whole else
-            f"Votre boucle tournait encore au bout de {limit} s, la limite de cette mission : "
+            f"Votre boucle tournait encore au bout de {limit} s, la limite de cette mission : "
             "le correcteur l’a arrêtée")
-    waits = " (elle attendait : `time.sleep`)" if "sleep(" in doing else \
+    waits = " (elle attendait : `time.sleep`)" if "sleep(" in doing else \
         (f", en cours{doing}" if doing else "")
     never = " sans avoir appelé le modèle" if calls == 0 else f" après {calls} appel(s)"
     return (f"{head}{never}{waits}. Une boucle qui attend, qui tourne sans appeler le modèle ou "
             "qui rattrape les erreurs pour continuer ne s’arrête jamais d’elle-même."
-            + (" Elle a rattrapé l’arrêt (`except`) : le correcteur a insisté jusqu’à sa "
+            + (" Elle a rattrapé l’arrêt (`except`) : le correcteur a insisté jusqu’à sa "
                "sortie." if caught else ""))

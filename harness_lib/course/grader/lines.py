@@ -25,17 +25,22 @@ def numbered(loop: Any) -> list[tuple[int, str]]:
     return [(first + i, line.rstrip("\n")) for i, line in enumerate(lines)]
 
 
+def code_only(line: str) -> str:
+    """A line as shown to the learner: its code, without the comment aligned after it."""
+    return re.sub(r"\s{2,}#.*$", "", line).strip()
+
+
 def find_lines(loop: Any, pattern: str) -> list[tuple[int, str]]:
     """The lines of code (comments aside) that match `pattern`."""
     found = re.compile(pattern)
-    return [(n, line.strip()) for n, line in numbered(loop)
+    return [(n, code_only(line)) for n, line in numbered(loop)
             if found.search(line.split("#")[0])]
 
 
 def code_line(loop: Any, pattern: str) -> str:
     """« (ligne 7 : `…`) » for the one line that matches; "" if none or several do."""
     lines = find_lines(loop, pattern)
-    return f" (ligne {lines[0][0]} : `{lines[0][1]}`)" if len(lines) == 1 else ""
+    return f" (ligne {lines[0][0]} : `{lines[0][1]}`)" if len(lines) == 1 else ""
 
 
 def source_line(loop: Any, text: str) -> str:

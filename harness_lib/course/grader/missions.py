@@ -53,8 +53,8 @@ def read_readme(watched: Watched, folder: Path) -> str | None:
     if why := answered(watched, folder):
         return why
     if "Mini harness" not in watched.run.message:
-        return ("La réponse finale ne vient pas de README.md : le modèle ne l’a pas lu. "
-                f"Il a répondu : « {watched.run.message[:160]} »")
+        return ("La réponse finale ne vient pas de README.md : le modèle ne l’a pas lu. "
+                f"Il a répondu : « {watched.run.message[:160]} »")
     return None
 
 
@@ -64,7 +64,7 @@ def read_three(watched: Watched, folder: Path) -> str | None:
     runs = [e.data.get("id") for e in watched.run.trace.events if e.kind == "tool_call"]
     if len(runs) < len(THREE):
         return (f"Le modèle a demandé trois fichiers, votre boucle n’a exécuté que "
-                f"{len(runs)} outil(s) : chaque demande s’exécute, `for appel in "
+                f"{len(runs)} outil(s) : chaque demande s’exécute, `for appel in "
                 "reponse.tool_calls:`.")
     return None
 
@@ -73,7 +73,7 @@ def recovered(watched: Watched, folder: Path) -> str | None:
     if why := answered(watched, folder):
         return why
     if "docs/" not in watched.run.message and "docs" not in watched.run.message.lower():
-        return ("Le modèle n’a pas trouvé docs/README.md : l’erreur de read_file doit lui "
+        return ("Le modèle n’a pas trouvé docs/README.md : l’erreur de read_file doit lui "
                 "revenir comme résultat d’outil, telle quelle, pour qu’il change de stratégie.")
     return None
 
@@ -82,18 +82,18 @@ def fixed(watched: Watched, folder: Path) -> str | None:
     if why := answered(watched, folder):
         return why
     if BUGGY in (folder / "price.py").read_text(encoding="utf-8"):
-        return "price.py n’a pas été modifié : edit_file n’a pas été exécuté."
+        return "price.py n’a pas été modifié : edit_file n’a pas été exécuté."
     return None
 
 
 def stopped(watched: Watched, folder: Path) -> str | None:
     """The never-ending mission: exactly MAX_TURNS calls, and a conversation left valid."""
     if watched.calls != MAX_TURNS:
-        return (f"Votre boucle a appelé le modèle {watched.calls} fois ; avec max_tours = "
+        return (f"Votre boucle a appelé le modèle {watched.calls} fois ; avec max_tours = "
                 f"{MAX_TURNS}, il en faut {MAX_TURNS}, pas un de plus ni de moins.")
     problems = check_conversation(watched.run.messages)
     if problems:
-        return f"La boucle s’arrête, mais `messages[]` n’est plus valide : {problems[0]}"
+        return f"La boucle s’arrête, mais `messages[]` n’est plus valide : {problems[0]}"
     return None
 
 
@@ -101,25 +101,25 @@ def gave_up(watched: Watched, folder: Path) -> str | None:
     """The optional mission: stop after MAX_FAILURES failed tool results in a row."""
     if watched.calls == MAX_FAILURES:
         problems = check_conversation(watched.run.messages)
-        return f"`messages[]` n’est plus valide : {problems[0]}" if problems else None
+        return f"`messages[]` n’est plus valide : {problems[0]}" if problems else None
     if watched.calls > MAX_FAILURES:
-        return (f"La commande a échoué à chaque tour et votre boucle a continué : "
+        return (f"La commande a échoué à chaque tour et votre boucle a continué : "
                 f"{watched.calls} appels. Le chapitre arrête la boucle après {MAX_FAILURES} "
-                "échecs d’outil d’affilée : comptez-les (`run_tool(…).is_error`) et sortez "
+                "échecs d’outil d’affilée : comptez-les (`run_tool(…).is_error`) et sortez "
                 "quand il y en a trois.")
     return (f"Votre boucle s’arrête après {watched.calls} appel(s), avant le troisième échec "
-            f"d’affilée : le chapitre dit {MAX_FAILURES}.")
+            f"d’affilée : le chapitre dit {MAX_FAILURES}.")
 
 
 MISSIONS = (
     Mission("lire", "Lire README.md et le résumer", README_TASK, "mini", read_readme),
-    Mission("trois-fichiers", "Trois fichiers d’un coup : trois demandes, trois résultats",
+    Mission("trois-fichiers", "Trois fichiers d’un coup : trois demandes, trois résultats",
             THREE_TASK, "docs", read_three),
-    Mission("erreur-outil", "README.md absent : chercher ailleurs", README_TASK, "docs",
+    Mission("erreur-outil", "README.md absent : chercher ailleurs", README_TASK, "docs",
             recovered),
     Mission("format-price", "Corriger format_price", PRICE_TASK, "prix", fixed),
-    Mission("max-tours", "Une mission sans fin : s’arrêter à 15 tours", WAIT_TASK, "attente",
+    Mission("max-tours", "Une mission sans fin : s’arrêter à 15 tours", WAIT_TASK, "attente",
             stopped),
 )
-EXTRA = Mission("echecs", "Pour aller plus loin : s’arrêter après 3 échecs d’affilée",
+EXTRA = Mission("echecs", "Pour aller plus loin : s’arrêter après 3 échecs d’affilée",
                 FAIL_TASK, "attente", gave_up, optional=True)

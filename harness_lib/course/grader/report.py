@@ -38,7 +38,7 @@ class Result:
         total = guard.output.total
         if total <= guard.output.limit:
             return f"Votre boucle a affiché {french_number(total)} caractère(s)."
-        return (f"Votre boucle a affiché {french_number(total)} caractères ; le correcteur "
+        return (f"Votre boucle a affiché {french_number(total)} caractères ; le correcteur "
                 f"n’en garde que les {french_number(guard.output.limit)} premiers.")
 
 
@@ -64,7 +64,7 @@ class Report:
         for r in self.results:
             first = said.setdefault(r.explication, r.mission.title) if not r.ok else None
             same = first is not None and first != r.mission.title
-            shown.append((r, f"même problème que pour « {first} »." if same else r.explication))
+            shown.append((r, f"même problème que pour « {first} »." if same else r.explication))
         return shown
 
     def total(self) -> str:
@@ -74,7 +74,7 @@ class Report:
     def text(self) -> str:
         if self.blocked:
             return f"✘ {self.blocked}\n{self.total()}"
-        lines = [f"{_mark(r)} {r.mission.title} : {text}" + (f" {r.printed}" if r.printed else "")
+        lines = [f"{_mark(r)} {r.mission.title} : {text}" + (f" {r.printed}" if r.printed else "")
                  for r, text in self.lines()]
         return "\n".join([*lines, *self.notes, self.total()])
 

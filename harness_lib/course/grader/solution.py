@@ -49,12 +49,12 @@ class Solution:
 
     def _repr_html_(self) -> str:
         return ('<details class="harness-solution"><summary style="cursor:pointer">'
-                "<b>Voir le corrigé</b> (essayez d’abord : le correcteur vous dira quoi "
+                "<b>Voir le corrigé</b> (essayez d’abord : le correcteur vous dira quoi "
                 'corriger)</summary><pre style="background:#f6f8fa;padding:8px">'
                 f"{html.escape(solution_source())}</pre></details>")
 
     def __repr__(self) -> str:
-        return "Voir le corrigé : affichez cette cellule dans JupyterLab pour le déplier."
+        return "Voir le corrigé : affichez cette cellule dans JupyterLab pour le déplier."
 
 
 def loop_solution() -> Solution:
@@ -76,6 +76,6 @@ def loop_to_use(report: Report, reference: Any = corrige) -> Any:
         return mine
     why = (f"il lui manque les repères {', '.join(missing)} en commentaire" if report.ok
            else "elle ne réussit pas encore toutes les missions")
-    print(f"Votre boucle n’est pas encore prête ({why}) : la suite du notebook utilise la "
+    print(f"Votre boucle n’est pas encore prête ({why}) : la suite du notebook utilise la "
           "boucle du corrigé. Revenez à la cellule ✏️, puis relancez les cellules suivantes.")
     return reference

@@ -32,7 +32,7 @@ from typing import Any
 OUTPUT_LIMIT = 2_000  # characters of a loop's output kept for its report
 AGAIN = 0.02  # seconds between two cuts, while a loop swallows them
 NOTE_NO_SIGNAL = ("Ici, le correcteur ne peut pas interrompre votre code à coup sûr (pas de "
-                  "signal dans ce contexte : navigateur ou thread secondaire) : il coupe une "
+                  "signal dans ce contexte : navigateur ou thread secondaire) : il coupe une "
                   "boucle qui tourne, pas une attente (`time.sleep`) ni une boucle qui "
                   "rattrape tout avec un `except:` nu. Si la cellule ne s’arrête pas, "
                   "interrompez-la (■).")

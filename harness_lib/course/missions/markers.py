@@ -41,7 +41,7 @@ def source_of(loop: Callable[..., Any]) -> tuple[list[str], int, str]:
     try:
         lines, first = inspect.getsourcelines(loop)
     except (OSError, TypeError) as err:
-        raise NoMark(f"impossible de relire le code de {getattr(loop, '__name__', loop)!r} : "
+        raise NoMark(f"impossible de relire le code de {getattr(loop, '__name__', loop)!r} : "
                      "définissez votre boucle avec `def` dans une cellule.") from err
     text = textwrap.dedent("".join(lines))
     return text.splitlines(), first, loop.__code__.co_filename
@@ -70,7 +70,7 @@ def without(rule: str, loop: Callable[..., Any]) -> Callable[..., Any]:
     source, first, _file = source_of(loop)
     spans = marked(source, rule)
     if not spans:
-        raise NoMark(f"aucune ligne marquée « # {rule} » dans {loop.__name__} : ajoutez le "
+        raise NoMark(f"aucune ligne marquée « # {rule} » dans {loop.__name__} : ajoutez le "
                      f"commentaire `# {rule}` au bout de la ligne qui le fait.")
     kept = list(source)
     for start, end, indent in spans:  # `pass` where it was: a block never ends up empty

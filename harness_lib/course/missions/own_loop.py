@@ -116,17 +116,17 @@ def _ending(book: Logbook, error: HarnessError | None, crash: BaseException | No
             max_turns: int) -> tuple[str, str]:
     """Why the run stopped, as a Run reason and its French message."""
     if isinstance(error, ModelTimeout):
-        return "timeout", f"Arrêt : {after_colon(error.explication)}"
+        return "timeout", f"Arrêt : {after_colon(error.explication)}"
     if error is not None:
-        return "api_error", f"Arrêt : l’API refuse l’appel ({error})."
+        return "api_error", f"Arrêt : l’API refuse l’appel ({error})."
     if isinstance(crash, Cut):
-        return crash.reason, f"Arrêt : {crash}"
+        return crash.reason, f"Arrêt : {crash}"
     if crash is not None:
-        return "exception", f"Arrêt : la boucle a levé {type(crash).__name__}."
+        return "exception", f"Arrêt : la boucle a levé {type(crash).__name__}."
     last = book.replies[-1] if book.replies else None
     if last is not None and not last.tool_calls:
         return "answer", str(last.message.get("content") or "")
     if book.calls == max_turns:
-        return "max_turns", f"Arrêt propre : maximum de {max_turns} tours atteint."
-    return "incomplete", f"Arrêt : la boucle rend la main après {book.calls} appel(s), " \
+        return "max_turns", f"Arrêt propre: maximum de {max_turns} tours dépassé."
+    return "incomplete", f"Arrêt : la boucle rend la main après {book.calls} appel(s), " \
                          "sans réponse finale."

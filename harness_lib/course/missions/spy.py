@@ -109,20 +109,20 @@ def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any,
     usage = "modele.complete(messages, definitions)"
     unknown = [k for k in kwargs if k not in ("messages", "tools", "timeout")]
     if unknown:
-        raise CallError(f"{usage} ne connaît pas l’argument `{unknown[0]}` ; il attend la "
+        raise CallError(f"{usage} ne connaît pas l’argument `{unknown[0]}` ; il attend la "
                         "liste messages[] puis la liste des définitions d’outils.")
     given = dict(zip(("messages", "tools", "timeout"), args)) | kwargs
     if len(args) > 3:
         raise CallError(f"{usage} attend deux arguments, messages[] et les définitions "
-                        f"d’outils ; votre appel en donne {len(args)}.")
+                        f"d’outils ; votre appel en donne {len(args)}.")
     if "messages" not in given:
-        raise CallError(f"{usage} : il manque messages[], la conversation à envoyer.")
+        raise CallError(f"{usage} : il manque messages[], la conversation à envoyer.")
     if "tools" not in given:
-        raise CallError(f"{usage} : il manque le deuxième argument, la liste des "
-                        "définitions d’outils (`definitions`) ; sans elle, le modèle ne peut "
+        raise CallError(f"{usage} : il manque le deuxième argument, la liste des "
+                        "définitions d’outils (`definitions`) ; sans elle, le modèle ne peut "
                         "demander aucun outil.")
     if not isinstance(given["messages"], list):
-        raise CallError(f"{usage} attend la liste messages[] en premier ; il a reçu "
+        raise CallError(f"{usage} attend la liste messages[] en premier ; il a reçu "
                         f"un objet {type(given['messages']).__name__}.")
     timeout = given.get("timeout", 120.0)
     return given["messages"], given["tools"], timeout if isinstance(timeout, (int, float)) \
