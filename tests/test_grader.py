@@ -41,6 +41,9 @@ def ma_boucle(mission, modele, outils, max_tours=15):
     return messages                        # plus de tours: on rend la main
 '''
 GOOD = solution_source()
+R1 = "        messages.append(reponse.message)                        # RULE 1"
+R2 = '            messages.append(tool_result(appel["id"], resultat))  # RULE 2'
+CALL = "complete(messages, definitions)"
 
 
 def cell(source: str, name: str = "ma_boucle") -> Any:
@@ -68,12 +71,15 @@ def line_of(source: str, text: str) -> int:
 # Each loop: its source, the missions it fails (None: every one), and what is said there.
 CORRECT = {
     "corrige": GOOD,
-    "compteur-while": edit("    for _ in range(max_tours):", "    tour = 0\n    while tour < max_tours:\n        tour += 1"),
+    "compteur-while": edit("    for _ in range(max_tours):",
+                           "    tour = 0\n    while tour < max_tours:\n        tour += 1"),
     "extend": edit('''        for appel in reponse.tool_calls:
             resultat = run_tool(read_call(appel), outils).content  # exécuter l'outil
-            messages.append(tool_result(appel["id"], resultat))  # RULE 2''', '''        messages.extend(tool_result(a["id"], run_tool(read_call(a), outils).content)
+            messages.append(tool_result(appel["id"], resultat))  # RULE 2''',
+                   '''        messages.extend(tool_result(a["id"],
+                                    run_tool(read_call(a), outils).content)
                         for a in reponse.tool_calls)  # RULE 2'''),
-    "marques-au-dessus": edit("        messages.append(reponse.message)                        # RULE 1",
+    "marques-au-dessus": edit(R1,
                               "        # RULE 1\n        messages.append(reponse.message)"),
     "autre-prompt": edit("[system(SYSTEM_PROMPT), user(mission)]",
                          '[{"role": "system", "content": "Tu es un agent."}, '
@@ -82,13 +88,15 @@ CORRECT = {
                   "modele.complete(messages, definitions, timeout=30)"),
     "mots-cles": edit("modele.complete(messages, definitions)",
                       "modele.complete(messages=messages, tools=definitions)"),
-    "imprime": edit("        messages.append(reponse.message)                        # RULE 1",
+    "imprime": edit(R1,
                     "        messages.append(reponse.message)  # RULE 1\n"
                     "        print('x' * 100_000)"),
 }
 FAILURES = "        echecs = 0\n"
-STOPS = edit('''            resultat = run_tool(read_call(appel), outils).content  # exécuter l'outil
-            messages.append(tool_result(appel["id"], resultat))  # RULE 2''', '''            observation = run_tool(read_call(appel), outils)
+STOPS = edit(
+    '''            resultat = run_tool(read_call(appel), outils).content  # exécuter l'outil
+            messages.append(tool_result(appel["id"], resultat))  # RULE 2''',
+             '''            observation = run_tool(read_call(appel), outils)
             messages.append(tool_result(appel["id"], observation.content))  # RULE 2
             echecs = echecs + 1 if observation.is_error else 0
         if echecs >= 3:
@@ -128,17 +136,18 @@ def test_going_further_the_failures_stop_is_graded_on_its_own_mission() -> None:
 
 MISTAKES: dict[str, tuple[str, list[str], str]] = {
     # name: (source, missions failed, what the first of them says)
-    "dernier-message": (edit("complete(messages, definitions)", "complete(messages[-1:], definitions)"),
+    "dernier-message": (edit(CALL, "complete(messages[-1:], definitions)"),
                         NAMES, "n’envoie qu’une partie de `messages[]` (ligne 6"),
-    "liste-inversee": (edit("complete(messages, definitions)",
+    "liste-inversee": (edit(CALL,
                             "complete(messages[::-1], definitions)"),
                        NAMES, "l’ordre des messages a changé"),
-    "regle-1-apres-regle-2": (edit('''        messages.append(reponse.message)                        # RULE 1
+    "regle-1-apres-regle-2": (edit(R1 + '''
         if not reponse.tool_calls:                              # EXIT
             return messages
         for appel in reponse.tool_calls:
             resultat = run_tool(read_call(appel), outils).content  # exécuter l'outil
-            messages.append(tool_result(appel["id"], resultat))  # RULE 2''', '''        if not reponse.tool_calls:                              # EXIT
+            messages.append(tool_result(appel["id"], resultat))  # RULE 2''',
+        '''        if not reponse.tool_calls:                              # EXIT
             messages.append(reponse.message)
             return messages
         for appel in reponse.tool_calls:
@@ -146,24 +155,25 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
             messages.append(tool_result(appel["id"], resultat))  # RULE 2
         messages.append(reponse.message)                        # RULE 1'''),
         NAMES, "RULE 1 est à la mauvaise place"),
-    "sans-regle-1": (edit("        messages.append(reponse.message)                        # RULE 1\n", ""),
+    "sans-regle-1": (edit(R1 + "\n", ""),
                      NAMES, "RULE 1 manque"),
-    "sans-regle-2": (edit('            messages.append(tool_result(appel["id"], resultat))  # RULE 2\n', ""),
+    "sans-regle-2": (edit(R2 + "\n", ""),
                      NAMES, "RULE 2 manque"),
     "premiere-demande": (edit('''        for appel in reponse.tool_calls:
             resultat''', '''        appel = reponse.tool_calls[0]
         if True:
             resultat'''), ["trois-fichiers"], "seule la première demande est traitée"),
-    "sans-outils": (edit("complete(messages, definitions)", "complete(messages, [])"),
+    "sans-outils": (edit(CALL, "complete(messages, [])"),
                     NAMES, "aucune définition d’outil envoyée"),
     "sans-prompt-systeme": (edit("[system(SYSTEM_PROMPT), user(mission)]", "[user(mission)]"),
                             NAMES, "le prompt système manque"),
-    "retire-le-plus-ancien": (edit("            messages.append(tool_result(appel[\"id\"], resultat))  # RULE 2",
-                                   "            messages.append(tool_result(appel[\"id\"], resultat))  # RULE 2\n"
+    "retire-le-plus-ancien": (edit(R2,
+                                   R2 + "\n"
                                    "        messages.pop(0)"),
                               NAMES, "le message 0 de l’appel 1 (un message system) a été retiré"),
     "raccourcit": (edit("        for appel in reponse.tool_calls:",
-                        "        for m in messages:\n            m[\"content\"] = (m.get(\"content\") or \"\")[:12]\n"
+                        "        for m in messages:\n"
+                        "            m[\"content\"] = (m.get(\"content\") or \"\")[:12]\n"
                         "        for appel in reponse.tool_calls:"),
                    NAMES, "raccourci"),
     "sans-exit": (edit('''        if not reponse.tool_calls:                              # EXIT
@@ -175,21 +185,26 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
                         "appelé le modèle 16 fois ; avec max_tours = 15"),
     "limite-en-dur": (edit("range(max_tours)", "range(10)"), ["max-tours"],
                       "appelé le modèle 10 fois"),
-    "mauvais-identifiant": (edit('tool_result(appel["id"], resultat)', 'tool_result("call_1", resultat)'),
+    "mauvais-identifiant": (edit('tool_result(appel["id"], resultat)',
+                                 'tool_result("call_1", resultat)'),
                             ["trois-fichiers", "erreur-outil", "format-price", "max-tours"],
                             "deux résultats répondent à call_1"),
-    "content-oublie": (edit("run_tool(read_call(appel), outils).content", "run_tool(read_call(appel), outils)"),
+    "content-oublie": (edit("run_tool(read_call(appel), outils).content",
+                            "run_tool(read_call(appel), outils)"),
                        NAMES, "attend un texte pour `resultat`"),
-    "faute-de-frappe": (edit("messages.append(reponse.message)", "messages.append(reponce.message)"),
-                        NAMES, "Python ne connaît pas le nom `reponce`. Vouliez-vous écrire `reponse` ?"),
-    "attribut-content": (edit("messages.append(reponse.message)", "messages.append(reponse.content)"),
+    "faute-de-frappe": (edit("messages.append(reponse.message)",
+                             "messages.append(reponce.message)"),
+                        NAMES, "Python ne connaît pas le nom `reponce`. "
+                        "Vouliez-vous écrire `reponse` ?"),
+    "attribut-content": (edit("messages.append(reponse.message)",
+                              "messages.append(reponse.content)"),
                          NAMES, "la réponse du modèle n’a pas d’attribut `content`"),
     "sans-max-tours": (edit("def ma_boucle(mission, modele, outils, max_tours=15):",
                             "def ma_boucle(mission, modele, outils):").replace("max_tours", "15"),
                        NAMES, "doit accepter quatre paramètres"),
-    "complete-sans-definitions": (edit("complete(messages, definitions)", "complete(messages)"),
+    "complete-sans-definitions": (edit(CALL, "complete(messages)"),
                                   NAMES, "il manque le deuxième argument"),
-    "complete-trop-d-arguments": (edit("complete(messages, definitions)",
+    "complete-trop-d-arguments": (edit(CALL,
                                        "complete(messages, definitions, outils, 3)"),
                                   NAMES, "attend deux arguments"),
     "rend-none": (edit("""            return messages
@@ -200,8 +215,9 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
         for appel"""), NAMES[:4], "rend un objet dict"),
     "exit-inverse": (edit("if not reponse.tool_calls:", "if reponse.tool_calls:"), NAMES,
                      "alors que le modèle demandait encore un outil (read_file) (ligne 8"),
-    "reponse-finale-oubliee": (edit("        messages.append(reponse.message)                        # RULE 1",
-                                    "        if reponse.tool_calls:\n            messages.append(reponse.message)  # RULE 1"),
+    "reponse-finale-oubliee": (edit(R1,
+                                    "        if reponse.tool_calls:\n"
+                                    "            messages.append(reponse.message)  # RULE 1"),
                                NAMES[:4], "La réponse finale n’est pas le dernier message"),
     "cle-inconnue": (edit('appel["id"]', 'appel["tool_call_id"]'), NAMES,
                      "KeyError (ligne 12 : `messages.append(tool_result(appel[\"tool_call_id\"]"),
@@ -211,7 +227,7 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
                       ["erreur-outil"], "l’erreur de read_file doit lui revenir"),
     "squelette": (SKELETON, NAMES, "il reste `...` à la ligne 5, 6, 7, 8, 11, 12"),
     "squelette-presque": (SKELETON.replace("range(...)", "range(max_tours)")
-                          .replace("reponse = ...  ", "reponse = modele.complete(messages, definitions)")
+                          .replace("reponse = ...  ", f"reponse = modele.{CALL}")
                           .replace("if ...:", "if not reponse.tool_calls:"),
                           NAMES, "il reste `...` à la ligne 7, 11, 12"),
 }
@@ -261,7 +277,7 @@ def test_removing_a_rule_gives_the_real_refusal_of_its_incident(rule: str, incid
                                   "# rule-1"])
 def test_without_recognises_the_mark_however_it_is_written(mark: str) -> None:
     inline = edit("# RULE 1", mark)
-    above = edit("        messages.append(reponse.message)                        # RULE 1",
+    above = edit(R1,
                  f"        {mark}\n        messages.append(reponse.message)")
     for source in (inline, above):
         report = grade(without("RULE 1", cell(source)))

@@ -9,8 +9,8 @@ the first tool call answered, no tool definitions.
 
 >>> from harness_lib.course.missions.spy import Sent
 >>> sent = Sent([{"role": "user", "content": "Lis README.md"}], [{"type": "function"}], None)
->>> print(first_call(sent, "Lis README.md"))  # doctest: +ELLIPSIS
-Appel 1 : le prompt système manque. ...
+>>> first_call(sent, "Lis README.md").split(".")[0]
+'Appel 1\xa0: le prompt système manque'
 """
 
 from __future__ import annotations
@@ -112,8 +112,9 @@ def _context_lost(k: int, previous: list[Any], now: list[Any], reply: Completion
     """How the start of call k's context differs from call k-1's: dropped, moved, changed."""
     where = _at(sent)
     keys = [_key(m) for m in now]
+    expected = [*previous, reply.message, *now[len(previous) + 1:]]  # the same, in order
     if Counter(keys[:len(previous)]) == Counter(map(_key, previous)) or \
-            Counter(keys) == Counter(map(_key, [*previous, reply.message, *now[len(previous) + 1:]])):
+            Counter(keys) == Counter(map(_key, expected)):
         turned = " : la liste est à l’envers" if now[::-1][:len(previous)] == previous else ""
         return (f"Appel {k} : l’ordre des messages a changé{turned}. Le premier envoyé est "
                 f"{_role(now[0])} au lieu du prompt système{where}. {RESEND}")
@@ -122,7 +123,7 @@ def _context_lost(k: int, previous: list[Any], now: list[Any], reply: Completion
         return (f"Appel {k} : votre boucle n’envoie que {len(now)} message(s), les derniers, "
                 f"au lieu de tout `messages[]` ({len(previous)} messages déjà envoyés à "
                 f"l’appel {k - 1}, plus la réponse et les résultats){where}. {RESEND}")
-    i = next((i for i, (a, b) in enumerate(zip(previous, now)) if a != b), len(now))
+    i = next((i for i, (a, b) in enumerate(zip(previous, now, strict=False)) if a != b), len(now))
     if i >= len(now):
         return (f"Appel {k} : les derniers messages de l’appel {k - 1} ne sont plus envoyés "
                 f"(à partir du message {i}){where}. {RESEND}")

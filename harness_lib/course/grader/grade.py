@@ -12,8 +12,8 @@ returned, or what is left undone.
 >>> from harness_lib.course.missions.own_loop import reference_loop, without
 >>> grade(reference_loop).ok
 True
->>> print(grade(without("RULE 2")).results[0].explication)  # doctest: +ELLIPSIS
-Appel 2 refusé par l’API : `An assistant message with ...`. RULE 2 manque : ...
+>>> "RULE 2 manque" in grade(without("RULE 2")).results[0].explication
+True
 """
 
 from __future__ import annotations
@@ -52,13 +52,15 @@ def grade(loop: Loop, seconds: float = MISSION_SECONDS, total: float = TOTAL_SEC
             results.append(Result(mission, None, False, "Non lancée : le temps total de la "
                                   f"correction ({total:g} s) est écoulé."))
             continue
-        results.append(run_mission(mission, loop, min(seconds, left), whole=left < seconds))
+        results.append(run_mission(mission, loop, min(seconds, left),
+                                   whole=total if left < seconds else None))
     notes = sorted({r.watched.guard.note for r in results
                     if r.watched and r.watched.guard and r.watched.guard.note})
     return Report(results, None, loop, notes)
 
 
-def run_mission(mission: Mission, loop: Loop, seconds: float, whole: bool = False) -> Result:
+def run_mission(mission: Mission, loop: Loop, seconds: float,
+                whole: float | None = None) -> Result:
     folder = example_workspace(mission.workspace)
     tools = workspace_tools(folder)
     watched = watch(loop, mission.task, tools, MAX_TURNS, seconds=seconds, whole=whole)

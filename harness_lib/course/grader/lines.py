@@ -1,8 +1,8 @@
 """The learner's own lines: found in their loop's source, named by their number in the cell.
 
 >>> from harness_lib.course.missions.own_loop import reference_loop
->>> print(code_line(reference_loop, r"tool_result\\("))  # doctest: +ELLIPSIS
- (ligne ... : `messages.append(tool_result(call["id"], result))  # RULE 2`)
+>>> code_line(reference_loop, r"tool_result\\(").split("`")[1]
+'messages.append(tool_result(call["id"], result))'
 >>> code_line(reference_loop, r"nulle part")
 ''
 """

@@ -19,7 +19,7 @@ from ...loop import SYSTEM_PROMPT
 from ...messages import Message, read_call, system, tool_result, user
 from ...models import Model
 from ...tools import Tool, run_tool
-from ..missions.markers import NoMark, RULES, marked, source_of
+from ..missions.markers import RULES, NoMark, marked, source_of
 from .report import Report
 
 

@@ -80,7 +80,8 @@ class Guard:
     """A deadline for the code of `files`, and its output captured (see the module's doc)."""
 
     def __init__(self, seconds: float | None, files: set[str] | None = None,
-                 whole: bool = False) -> None:
+                 whole: float | None = None) -> None:
+        # whole: the limit of the whole grading, when it comes first (the one then said)
         self.seconds, self.files, self.whole = seconds, files or set(), whole
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.signals = hasattr(signal, "setitimer") and \
@@ -92,7 +93,7 @@ class Guard:
     def check(self) -> None:
         """Raise the cut again if there was one, or TimeUp if the deadline has passed."""
         if self.cut is None and self.deadline is not None and time.monotonic() > self.deadline:
-            self.cut = TimeUp(self.seconds or 0, self.whole)
+            self.cut = TimeUp(self.whole or self.seconds or 0, self.whole is not None)
         if self.cut is not None:
             self.cuts += 1
             raise self.cut
@@ -144,7 +145,7 @@ class Guard:
             return
         signal.setitimer(signal.ITIMER_REAL, AGAIN)
         self._hook(below)
-        self.cut = self.cut or TimeUp(self.seconds or 0, self.whole)
+        self.cut = self.cut or TimeUp(self.whole or self.seconds or 0, self.whole is not None)
         self.check()
 
     def _hook(self, frames: list[FrameType]) -> None:

@@ -79,7 +79,7 @@ class Watched:
 
 def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
           model: Model | None = None, limit: int | None = None,
-          seconds: float | None = None, whole: bool = False) -> Watched:
+          seconds: float | None = None, whole: float | None = None) -> Watched:
     """Run `loop` on `task`: cut after `limit` calls (3×max_turns), or `seconds` (guard.py)."""
     book = Logbook([tool.schema() for tool in tools])
     guard = Guard(seconds, loop_files(loop), whole)

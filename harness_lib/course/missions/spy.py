@@ -111,7 +111,7 @@ def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any,
     if unknown:
         raise CallError(f"{usage} ne connaît pas l’argument `{unknown[0]}` ; il attend la "
                         "liste messages[] puis la liste des définitions d’outils.")
-    given = dict(zip(("messages", "tools", "timeout"), args)) | kwargs
+    given = dict(zip(("messages", "tools", "timeout"), args, strict=False)) | kwargs
     if len(args) > 3:
         raise CallError(f"{usage} attend deux arguments, messages[] et les définitions "
                         f"d’outils ; votre appel en donne {len(args)}.")
