@@ -11,14 +11,16 @@ from __future__ import annotations
 import itertools
 import linecache
 import re
+from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
 
 from harness_lib import SYSTEM_PROMPT
 from harness_lib.course import MISSIONS, grade
 from harness_lib.course.grader.missions import EXTRA
-from harness_lib.course.grader.solution import corrige, loop_to_use, solution_source
+from harness_lib.course.grader.solution import corrige, loop_solution, loop_to_use, solution_source
 from harness_lib.course.missions.own_loop import reference_loop, without
 from harness_lib.course.missions.scenarios import replay
 from harness_lib.messages import read_call, system, tool_result, user
@@ -26,20 +28,10 @@ from harness_lib.tools import run_tool
 
 NAMES = ["lire", "trois-fichiers", "erreur-outil", "format-price", "max-tours"]
 _cells = itertools.count(1)
-SKELETON = '''# ✏️ À vous: écrivez la boucle, puis lancez la cellule.
-def ma_boucle(mission, modele, outils, max_tours=15):
-    messages = [system(SYSTEM_PROMPT), user(mission)]
-    definitions = [outil.schema() for outil in outils]
-    for _ in range(...):                   # la limite de tours
-        reponse = ...                      # appeler le modèle
-        ...                                # RULE 1
-        if ...:                            # EXIT
-            return messages
-        for appel in reponse.tool_calls:
-            resultat = ...                 # exécuter l'outil
-            ...                            # RULE 2
-    return messages                        # plus de tours: on rend la main
-'''
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08_ecrire_la_boucle.ipynb"
+PENCIL = next(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells
+              if c.cell_type == "code" and c.source.startswith("# ✏️"))
+SKELETON = PENCIL.split("\n\n\nrapport")[0] + "\n"  # the learner's cell, as shipped
 GOOD = solution_source()
 R1 = "        messages.append(reponse.message)                        # RULE 1"
 R2 = '            messages.append(tool_result(appel["id"], resultat))  # RULE 2'
@@ -324,3 +316,16 @@ def test_printed_output_is_capped_and_said() -> None:
     assert re.search(r"a affiché 200\u202f002 caractères\u202f; le correcteur n’en garde que les "
                      r"2\u202f000 premiers", result.printed)
     assert EXTRA.optional
+
+
+def test_the_notebook_ships_the_skeleton_and_no_solution() -> None:
+    """Shift+Enter on the ✏️ cell as shipped grades nothing: there is `...` left to fill."""
+    report = grade(cell(SKELETON))
+    assert report.blocked and not report.ok and report.results == []
+    assert "il reste `...` à la ligne 5, 6, 7, 8, 11, 12" in report.blocked
+    sources = "\n".join(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells
+                         if c.cell_type == "code")  # the table's hints are Markdown
+    for line in ("messages.append(reponse.message)", "range(max_tours)",
+                 "messages.append(tool_result("):
+        assert line not in sources  # the solution is behind « Voir le corrigé », not in a cell
+    assert "Voir le corrigé" in loop_solution()._repr_html_()
