@@ -87,15 +87,19 @@ def test_the_whole_grading_has_its_own_limit_and_says_what_was_not_run() -> None
     assert second.watched is None and "Non lancée" in second.explication
 
 
+def calling_forever(handler: str) -> str:
+    """A loop with no limit that catches what each turn raises with `handler`."""
+    return edit("    for _ in range(max_tours):", "    while True:\n        try:\n"
+                "            reponse = modele.complete(messages, definitions)\n"
+                "            messages.append(reponse.message)\n"
+                "            for appel in reponse.tool_calls:\n"
+                "                r = run_tool(read_call(appel), outils).content\n"
+                "                messages.append(tool_result(appel['id'], r))\n"
+                f"        {handler}\n    for _ in range(max_tours):")
+
+
 def test_a_swallowed_call_limit_is_still_enforced_then_cut_by_time() -> None:
-    source = edit("    for _ in range(max_tours):", "    while True:\n        try:\n"
-                  "            reponse = modele.complete(messages, definitions)\n"
-                  "            messages.append(reponse.message)\n"
-                  "            for appel in reponse.tool_calls:\n"
-                  "                r = run_tool(read_call(appel), outils).content\n"
-                  "                messages.append(tool_result(appel['id'], r))\n"
-                  "        except BaseException:\n            pass\n"
-                  "    for _ in range(max_tours):")
+    source = calling_forever("except BaseException:\n            pass")
     report = grade(cell(source), seconds=0.3, missions=(MISSIONS[4],))
     watched = report.results[0].watched
     assert isinstance(watched.crash, TooManyCalls) and watched.calls == 45
@@ -104,14 +108,7 @@ def test_a_swallowed_call_limit_is_still_enforced_then_cut_by_time() -> None:
 
 
 def test_except_exception_does_not_catch_the_cut() -> None:
-    source = edit("    for _ in range(max_tours):", "    while True:\n        try:\n"
-                  "            reponse = modele.complete(messages, definitions)\n"
-                  "            messages.append(reponse.message)\n"
-                  "            for appel in reponse.tool_calls:\n"
-                  "                r = run_tool(read_call(appel), outils).content\n"
-                  "                messages.append(tool_result(appel['id'], r))\n"
-                  "        except Exception as erreur:\n            print(erreur)\n"
-                  "    for _ in range(max_tours):")
+    source = calling_forever("except Exception as erreur:\n            print(erreur)")
     report = grade(cell(source), seconds=2, missions=(MISSIONS[4],))
     watched = report.results[0].watched
     assert isinstance(watched.crash, TooManyCalls) and watched.guard.cuts == 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 import traceback
+from typing import Any
 
 from ...models import Completion
 from ...text import french_number, shorten
@@ -53,26 +54,16 @@ def where(error: BaseException, files: set[str]) -> str:
 
 def crash_text(error: BaseException, files: set[str]) -> str:
     """The French explanation of an exception the loop raised."""
-    at, kind = where(error, files), type(error).__name__
+    at = where(error, files)
     if isinstance(error, CallError):
         return f"Appel au modèle mal écrit{at} : {error}"
-    if isinstance(error, RecursionError):
-        return (f"RecursionError{at} : votre fonction s’appelle elle-même sans fin. Une boucle "
-                "`for` suffit, sans appel récursif.")
-    if isinstance(error, NameError):
-        return f"NameError{at} : Python ne connaît pas le nom `{error.name}`.{_close(error)}"
-    if isinstance(error, AttributeError):
-        return f"AttributeError{at} : {_attribute(error)}"
-    if isinstance(error, TypeError):
-        return f"TypeError{at} : {_type_error(error)}"
-    if isinstance(error, KeyError):
-        return (f"KeyError{at} : la clé {safe_text(error)} n’existe pas dans ce dictionnaire."
-                " L’identifiant d’une demande s’écrit `appel[\"id\"]`.")
-    if isinstance(error, IndexError):
-        return f"IndexError{at} : un indice dépasse la fin de la liste ({safe_text(error)})."
     if isinstance(error, SystemExit):
         return f"Votre boucle a appelé `exit()`{at} : elle doit rendre `messages`, pas quitter."
-    return f"Votre boucle a levé {kind}{at} : {safe_text(error)}"
+    # The first kind in this order that the error is (RecursionError is a RuntimeError).
+    for kind, say in KINDS:
+        if isinstance(error, kind):
+            return f"{type(error).__name__}{at} : {say(error)}"
+    return f"Votre boucle a levé {type(error).__name__}{at} : {safe_text(error)}"
 
 
 def _close(error: NameError) -> str:
@@ -124,6 +115,18 @@ def _type_error(error: TypeError) -> str:
     if "NoneType" in text:
         return f"une valeur vaut None ici ({text}) : une ligne à compléter ?"
     return f"une opération sur une valeur du mauvais type ({text})."
+
+
+KINDS: tuple[tuple[type[BaseException], Any], ...] = (
+    (RecursionError, lambda e: "votre fonction s’appelle elle-même sans fin. Une boucle `for` "
+                               "suffit, sans appel récursif."),
+    (NameError, lambda e: f"Python ne connaît pas le nom `{e.name}`.{_close(e)}"),
+    (AttributeError, lambda e: _attribute(e)),
+    (TypeError, lambda e: _type_error(e)),
+    (KeyError, lambda e: f"la clé {safe_text(e)} n’existe pas dans ce dictionnaire. "
+                         "L’identifiant d’une demande s’écrit `appel[\"id\"]`."),
+    (IndexError, lambda e: f"un indice dépasse la fin de la liste ({safe_text(e)})."),
+)
 
 
 def cut_text(cut: BaseException, guard: Guard | None, calls: int, files: set[str],
