@@ -3,8 +3,9 @@
 In JupyterLab (headless Chromium, the fixtures of test_browser.py): in notebook 02 the
 learner breaks RULE 2 in the ✏️ messages[] cell and sees the API's refusal, the
 conversation drawn with the refused message framed and its field named, and the target
-« une demande sans résultat » ticked; in notebook 08 the learner deletes the RULE 1 line
-of their loop and reads the grader's French explanation; in notebook 05 the approval
+« une demande sans résultat » ticked; in notebook 08 the learner fills the skeleton of
+their loop, first without RULE 1 (the grader's French explanation), then right (5 / 5),
+and unfolds « Voir le corrigé »; in notebook 05 the approval
 panel shows each action in full and asks for each one. Screenshots of each cell, at
 1280 and 800 px wide, go to tests/artifacts/practice-*.png.
 """
@@ -127,23 +128,53 @@ def test_02_breaking_rule_2_marks_the_message_and_ticks_a_target(open_notebook: 
     assert kernel_errors(notebook) == []
 
 
-def test_08_the_grader_explains_a_loop_without_rule_1(open_notebook: Any) -> None:
+MODEL_CALL = "modele.complete(messages, definitions)"
+RUN_TOOL = "run_tool(read_call(appel), outils).content"
+
+
+def fill(source: str, answers: dict[str, str]) -> str:
+    """The skeleton with the `...` of each line marked by a key replaced by its answer."""
+    lines = source.splitlines()
+    for i, line in enumerate(lines):
+        for mark, answer in answers.items():
+            if mark in line and "..." in line:
+                lines[i] = line.replace("...", answer, 1)
+    return "\n".join(lines) + "\n"
+
+
+def test_08_the_learner_writes_the_loop_from_the_skeleton_wrong_then_right(
+        open_notebook: Any) -> None:
     notebook = open_notebook("notebooks/08_ecrire_la_boucle.ipynb")
     cells = run_all(notebook)
     assert failures(cells, notebook) == []
     index = cell_index(cells, EDITABLE, "def ma_boucle")
     cell = notebook.cell(index)
-    sync_api.expect(cell.locator(".harness-grader")).to_contain_text("4 / 4 missions réussies.")
-    source = next(c["source"] for c in cells if c["index"] == index)
-    rule_1 = next(line for line in source.splitlines() if "# RULE 1" in line)
-    type_into(notebook, index, source.replace(rule_1 + "\n", ""))
     grader = cell.locator(".harness-grader")
-    sync_api.expect(grader).to_contain_text("0 / 4 missions réussies.")
+    # As shipped: the skeleton, graded as not written yet; the rest ran on the corrigé.
+    sync_api.expect(grader).to_contain_text("n’est pas encore écrite")
+    sync_api.expect(grader).to_contain_text("0 / 5 missions réussies.")
+    skeleton = next(c["source"] for c in cells if c["index"] == index)
+    filled = fill(skeleton, {"# la limite": "max_tours", "# appeler": MODEL_CALL,
+                             "# EXIT": "not reponse.tool_calls", "# exécuter": RUN_TOOL,
+                             "# RULE 2": 'messages.append(tool_result(appel["id"], resultat))'})
+    wrong = fill(filled, {"# RULE 1": "pass"})
+    type_into(notebook, index, wrong)  # RULE 1 forgotten
+    sync_api.expect(grader).to_contain_text("0 / 5 missions réussies.")
     sync_api.expect(grader).to_contain_text("Appel 2 refusé par l’API")
     sync_api.expect(grader).to_contain_text("must be a response to a preceeding message")
     sync_api.expect(grader).to_contain_text("RULE 1 manque")
     sync_api.expect(grader).to_contain_text("messages.append(reponse.message)")
     shots(notebook, cell, "08-sans-regle-1")
+    right = fill(filled, {"# RULE 1": "messages.append(reponse.message)"})
+    type_into(notebook, index, right)
+    sync_api.expect(grader).to_contain_text("5 / 5 missions réussies.")
+    sync_api.expect(grader).not_to_contain_text("même problème")
+    shots(notebook, cell, "08-juste")
+    # « Voir le corrigé »: folded in the next cell's output, unfolded by a click.
+    solution = notebook.panel.locator(".harness-solution")
+    sync_api.expect(solution.locator("pre")).to_be_hidden()
+    solution.locator("summary").click()
+    sync_api.expect(solution.locator("pre")).to_contain_text("messages.append(reponse.message)")
     assert kernel_errors(notebook) == []
 
 

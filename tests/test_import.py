@@ -74,6 +74,7 @@ COURSE_LAYERS = {
     "playground": {"drawing", "missions", "player"},  # CONTRIBUTING: may use the player
     "exercises": {"drawing", "missions", "player", "playground"},
     "lessons": {"drawing", "missions", "player", "playground", "exercises"},
+    "grader": {"drawing", "missions", "player", "exercises"},
 }
 
 

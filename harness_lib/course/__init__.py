@@ -8,12 +8,14 @@ only imports of ipywidgets and IPython in the project. One folder per concept:
     player/      the player widget: what each step shows, its controls in the browser
     missions/    the chapter's missions, incidents and example workspaces; a loop written by hand
     playground/  `send(messages)` and the mock/real toggle: what the API does with a conversation
-    exercises/   questions, « jouez le rôle du harness », ✏️ targets, the grader of notebook 08
+    exercises/   questions, « jouez le rôle du harness », ✏️ targets
+    grader/      notebook 08: the learner's own loop, run on the missions, bounded, explained
     lessons/     one notebook's own views: approval (05), ReAct (06), code walk, saved traces (07)
 
 Imports go one way: drawing/ and missions/ use only the harness; player/ uses drawing/;
 playground/ uses drawing/, missions/ and player/ (its text fitting); exercises/ and
-lessons/ may use all of these, never the reverse (tests/test_import.py checks it).
+lessons/ may use all of these, grader/ all but playground/ and lessons/, never the reverse
+(tests/test_import.py checks it).
 
 What a notebook needs is importable from here, loaded on first use so that
 `import harness_lib.course` stays light:
@@ -45,7 +47,9 @@ _PUBLIC = {
     "exercises.questions": ("REFUSALS", "refusal_option"),
     "exercises.targets": ("api_targets", "stop_targets"),
     "exercises.hand_harness": ("HandHarness",),
-    "exercises.grader": ("MISSIONS", "grade"),
+    "grader.grade": ("grade",),
+    "grader.missions": ("MISSIONS",),
+    "grader.solution": ("loop_solution", "loop_to_use"),
     "lessons.approval": ("Pending", "approval_widget", "decide", "pending", "replay_with",
                          "stopped_for_human"),
     "lessons.react": ("fixed_pipeline", "react_html", "react_steps", "react_text"),

@@ -8,7 +8,6 @@
     tool_message.py   the checks of a tool message written by hand
     hand_harness.py   be the harness for a whole mission, each step checked
     targets.py        the goals of a ✏️ cell, ticked by themselves
-    grader.py         notebook 08: your own loop, run on the chapter's missions and graded
 
 Imports the harness, drawing/, missions/, player/ and playground/.
 """

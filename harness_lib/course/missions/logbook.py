@@ -22,13 +22,14 @@ from typing import Any
 from ...messages import Message
 from ...models import Completion
 from ...recorder import reply_label
-from ...tokens import ledger, tools_tokens
+from ...tokens import LEDGER_ROLES, ROLE_ALIASES, ledger, message_tokens, tools_tokens
 from ...trace import Event, EventKind, Trace
+from .guard import Cut
 
 FORGOTTEN = "Jamais ajouté à messages[] : "
 
 
-class TooManyCalls(Exception):
+class TooManyCalls(Cut):
     """Raised into a loop that keeps calling the model: it has no limit of turns."""
 
     reason = "too_many_calls"
@@ -37,7 +38,7 @@ class TooManyCalls(Exception):
         super().__init__(f"la boucle a appelé le modèle {calls} fois sans s’arrêter.")
 
 
-class NoExit(Exception):
+class NoExit(Cut):
     """Raised into a loop that calls the model again after its final answer."""
 
     reason = "no_exit"
@@ -56,6 +57,7 @@ class Logbook:
         self.calls = 0
         self.seen = 0  # messages of the list already placed in the trace
         self.waiting: list[Event] = []  # replies and results not yet found in messages[]
+        self.used: set[object] = set()  # the call ids a tool run already answered
 
     def sync(self, messages: object) -> None:
         """Place what the loop appended since the last call; mark what it never appended."""
@@ -104,8 +106,9 @@ class Logbook:
     def close(self, reason: str, message: str) -> None:
         """The last arrow, then each event's ledger: the context after it, per role."""
         self._add("answer" if reason == "answer" else "stop", message, data={"reason": reason})
-        for i, event in enumerate(self.trace.events):
-            event.ledger = ledger(self.trace.messages_at(i), self.trace.tools)
+        totals = ledger([self.trace.system] if self.trace.system else [], self.trace.tools)
+        for event in self.trace.events:  # each ledger from the one before: linear, not quadratic
+            totals = event.ledger = _plus(totals, event.message)
             for key in ("reply", "result"):  # only needed to recognise them: not saved twice
                 event.data.pop(key, None)
 
@@ -120,14 +123,15 @@ class Logbook:
     def _call_id(self, name: str, arguments: dict[str, Any]) -> str | None:
         """The id of the last reply's call this run answers (same tool, same arguments)."""
         calls = self.replies[-1].tool_calls if self.replies else []
-        used = {e.data.get("id") for e in self.trace.events if e.kind == "tool_call"}
         for call in calls:
             function = call.get("function") or {}
             try:
                 asked = json.loads(function.get("arguments") or "{}")
             except ValueError:
                 asked = None
-            if function.get("name") == name and asked == arguments and call.get("id") not in used:
+            if function.get("name") == name and asked == arguments and \
+                    call.get("id") not in self.used:
+                self.used.add(call.get("id"))
                 return call.get("id")
         return None
 
@@ -140,3 +144,13 @@ def _answers(event: Event, message: object) -> bool:
         return message == event.data.get("reply")
     # A result under a wrong id is still this run's result: its arrow shows the wrong id.
     return message.get("role") == "tool" and message.get("content") == event.data.get("result")
+
+
+def _plus(totals: dict[str, int], message: object) -> dict[str, int]:
+    """The ledger `totals` with `message` added to its role (as `tokens.ledger` counts it)."""
+    role = message.get("role") if isinstance(message, dict) else None
+    role = ROLE_ALIASES.get(role, role) if isinstance(role, str) else None
+    if role not in LEDGER_ROLES or role == "tools":
+        return totals
+    added = {**totals, role: totals.get(role, 0) + message_tokens(message)}
+    return {name: added[name] for name in LEDGER_ROLES if added.get(name)}

@@ -8,7 +8,8 @@ the loop appended it (RULE 1), each tool run and whether its result was appended
 forgets a rule gets the API's real refusal, from that very run.
 
 `without("RULE 1")` is `reference_loop` with its line marked RULE 1 deleted, the way a
-learner deletes it. The incidents `missing-call` and `missing-result` are such loops.
+learner deletes it (markers.py). The incidents `missing-call` and `missing-result` are such
+loops. `watch(…, seconds=5)` also bounds the loop in time and caps its output (guard.py).
 
 >>> from harness_lib.tools import workspace_tools
 >>> from harness_lib.course.missions.scenarios import README_TASK, example_workspace
@@ -22,11 +23,8 @@ learner deletes it. The incidents `missing-call` and `missing-result` are such l
 
 from __future__ import annotations
 
-import inspect
-import linecache
-import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import HarnessError, ModelTimeout
@@ -36,7 +34,10 @@ from ...models import Completion, MockModel, Model
 from ...text import after_colon
 from ...tools import Tool, run_tool
 from ...trace import Run
-from .logbook import Logbook, NoExit, TooManyCalls
+from . import markers
+from .guard import Cut, Guard
+from .logbook import Logbook
+from .spy import Sent, WatchedModel, plain, watched_tool
 
 Loop = Callable[..., Any]  # loop(task, model, tools, max_turns) -> messages[]
 
@@ -58,28 +59,8 @@ def reference_loop(task: str, model: Model, tools: Sequence[Tool],
 
 
 def without(rule: str, loop: Loop = reference_loop) -> Loop:
-    """The same loop, its line marked `# RULE n` (or `# EXIT`) deleted, as a learner would.
-
-    A marked line that opens a block (`if …:`) goes with the lines indented under it.
-    """
-    source = textwrap.dedent(inspect.getsource(loop)).splitlines()
-    kept, block = [], None  # block: the indent of a deleted `if …:`, while we are under it
-    for line in source:
-        indent = len(line) - len(line.lstrip())
-        if block is not None and line.strip() and indent > block:
-            continue
-        block = None
-        if f"# {rule}" in line:
-            block = indent if line.split("#")[0].rstrip().endswith(":") else None
-            continue
-        kept.append(line)
-    if len(kept) == len(source):
-        raise ValueError(f"aucune ligne marquée « # {rule} » dans {loop.__name__}")
-    text, name = "\n".join(kept) + "\n", f"<{loop.__name__} sans {rule}>"
-    linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # for tracebacks
-    namespace = dict(loop.__globals__)  # the loop's own names; the original stays untouched
-    exec(compile(text, name, "exec"), namespace)
-    return namespace[loop.__name__]
+    """The same loop, its line marked `# RULE n` (or `# EXIT`) deleted (see markers.py)."""
+    return markers.without(rule, loop)
 
 
 @dataclass(frozen=True)
@@ -88,43 +69,60 @@ class Watched:
 
     run: Run  # messages[] as the loop left it, the trace, the reason, the final message
     error: HarnessError | None  # the API's refusal (or timeout), when there was one
-    crash: Exception | None  # an exception raised by the loop's own code
+    crash: BaseException | None  # the loop's own exception, or the cut that stopped it
     calls: int  # model calls
+    sends: list[Sent] = field(default_factory=list)  # what each call sent, plain
+    replies: list[Completion] = field(default_factory=list)  # what each call received
+    returned: Any = None  # what the loop returned, plain (Strange if it was no plain data)
+    guard: Guard | None = None  # its time limit, its cuts, its output
 
 
 def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
-          model: Model | None = None, limit: int | None = None) -> Watched:
-    """Run `loop` on `task`; a loop still calling after `limit` calls (3×max_turns) is cut."""
+          model: Model | None = None, limit: int | None = None,
+          seconds: float | None = None, whole: float | None = None) -> Watched:
+    """Run `loop` on `task`: cut after `limit` calls (3×max_turns), or `seconds` (guard.py)."""
     book = Logbook([tool.schema() for tool in tools])
-    spy = _Spy(model or MockModel(), book, limit or 3 * max_turns)
+    guard = Guard(seconds, loop_files(loop), whole)
+    spy = WatchedModel(model or MockModel(), book, guard, limit or 3 * max_turns, guard.files)
     error = crash = None
     returned: object = None
     try:
-        returned = loop(task, spy, [_watched(tool, book) for tool in tools], max_turns)
-    except HarnessError as err:  # the API refused (or did not answer): the loop stops here
-        error = err
-    except (TooManyCalls, NoExit) as err:
-        crash = err
-    except Exception as err:  # the loop's own bug: reported to the learner, never raised
-        crash = err
-    messages = returned if isinstance(returned, list) else book.messages
-    book.sync(messages)
+        with guard:
+            try:
+                returned = loop(task, spy, [watched_tool(t, book, guard) for t in tools],
+                                max_turns)
+            except HarnessError as err:  # the API refused (or did not answer): it stops here
+                error = err
+            except (Exception, SystemExit, Cut) as err:  # never raised: reported, and explained
+                crash = err
+    except Cut as err:  # a last cut, landed as the loop came out
+        crash = crash or err
+    crash = crash or guard.cut  # a cut the loop caught, then returned as if nothing happened
+    kept = plain(returned)
+    book.sync(kept if isinstance(kept, list) else book.messages)
     reason, message = _ending(book, error, crash, max_turns)
     book.close(reason, message)
-    return Watched(Run(list(messages), book.trace, reason, message), error, crash, book.calls)
+    run = Run(list(book.messages), book.trace, reason, message)
+    return Watched(run, error, crash, book.calls, spy.sends, book.replies, kept, guard)
 
 
-def _ending(book: Logbook, error: HarnessError | None, crash: Exception | None,
+def loop_files(loop: Loop) -> set[str]:
+    """The file of the loop's own code (a notebook cell is one): where its lines are."""
+    code = getattr(loop, "__code__", None)
+    return {code.co_filename} if code is not None else set()
+
+
+def _ending(book: Logbook, error: HarnessError | None, crash: BaseException | None,
             max_turns: int) -> tuple[str, str]:
     """Why the run stopped, as a Run reason and its French message."""
     if isinstance(error, ModelTimeout):
         return "timeout", f"Arrêt : {after_colon(error.explication)}"
     if error is not None:
         return "api_error", f"Arrêt : l’API refuse l’appel ({error})."
-    if isinstance(crash, (TooManyCalls, NoExit)):
+    if isinstance(crash, Cut):
         return crash.reason, f"Arrêt : {crash}"
     if crash is not None:
-        return "exception", f"Arrêt : la boucle a levé {type(crash).__name__} : {crash}"
+        return "exception", f"Arrêt : la boucle a levé {type(crash).__name__}."
     last = book.replies[-1] if book.replies else None
     if last is not None and not last.tool_calls:
         return "answer", str(last.message.get("content") or "")
@@ -132,35 +130,3 @@ def _ending(book: Logbook, error: HarnessError | None, crash: Exception | None,
         return "max_turns", f"Arrêt propre: maximum de {max_turns} tours dépassé."
     return "incomplete", f"Arrêt : la boucle rend la main après {book.calls} appel(s), " \
                          "sans réponse finale."
-
-
-class _Spy:
-    """The model the loop calls: it records each call, and cuts a loop that never ends."""
-
-    def __init__(self, model: Model, book: Logbook, limit: int) -> None:
-        self.model, self.book, self.limit = model, book, limit
-        self.name = getattr(model, "name", "modèle")
-
-    def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                 timeout: float = 120.0) -> Completion:
-        self.book.sync(messages)
-        if self.book.replies and not self.book.replies[-1].tool_calls:
-            raise NoExit()  # the model had answered: EXIT should have returned
-        if self.book.calls >= self.limit:
-            raise TooManyCalls(self.book.calls)
-        self.book.request()
-        reply = self.model.complete(messages, tools, timeout)  # refused like the API would
-        self.book.reply(reply)
-        return reply
-
-
-def _watched(tool: Tool, book: Logbook) -> Tool:
-    """The same tool, reporting each run (its arguments and its result) to the logbook."""
-
-    def function(**arguments: Any) -> str:
-        shown = {k: v for k, v in arguments.items() if k != "timeout"}
-        result = tool.function(**arguments)
-        book.tool_run(tool.name, shown, result if isinstance(result, str) else str(result))
-        return result
-
-    return replace(tool, function=function)

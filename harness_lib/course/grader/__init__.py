@@ -1,0 +1,12 @@
+"""The grader of notebook 08: the learner's own loop, run for real and explained.
+
+    missions.py   the missions, each needing a part of the loop (and one optional)
+    grade.py      grade(loop): read it, run it on each mission, bounded; the verdicts
+    compare.py    each call against what a correct loop would have sent at that call
+    explain.py    a Python error or a cut, in French, at the learner's own line
+    lines.py      the learner's lines: found in their source, numbered as in their cell
+    report.py     the report: one line per mission, text and HTML
+    solution.py   « Voir le corrigé », and the loop the rest of the notebook uses
+
+Imports the harness, drawing/, missions/, player/ and exercises/.
+"""
