@@ -71,7 +71,9 @@ TEXT = ".harness-text"  # the current step's status, note and context bar
 TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
 STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
 DIAGRAM = ".jp-RenderedMermaid img"
-PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's drawings (one shown at a time)
+# The player's drawing: its own (stepper.js, the bundled Mermaid), not Lab's Mermaid.
+PLAYER_DIAGRAM = ".harness-diagram .harness-drawing img"
+REFUSED = ".jp-RenderedMermaid.jp-mod-warning, .harness-drawing.harness-refused"
 MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
 MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
@@ -249,9 +251,9 @@ def wait_for_diagrams(notebook: Notebook, at_least: int) -> None:
 
 
 def mermaid_counts(notebook: Notebook) -> tuple[int, int]:
-    """(diagrams drawn, diagrams Mermaid refused to draw)."""
-    refused = notebook.panel.locator(".jp-RenderedMermaid.jp-mod-warning")
-    return notebook.panel.locator(DIAGRAM).count(), refused.count()
+    """(diagrams drawn, by Lab and by the players; diagrams Mermaid refused to draw)."""
+    drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}").count()
+    return drawn, notebook.panel.locator(REFUSED).count()
 
 
 # The notebook's scroller, and the height of its cells without the blank space Lab
@@ -294,11 +296,11 @@ class View:
     number: int  # the highest arrow number drawn (autonumber): the step shown (0: none)
 
 
-# In the page: the player's drawing now shown (its children are all drawn once, the
-# others hidden), and the size on screen of its smallest arrow label: Mermaid's
-# font size times the scale the browser applied to fit the image in the cell.
+# In the page: the player's drawing now shown, and the size on screen of its smallest
+# arrow label: Mermaid's font size times the scale the browser applied to fit the image
+# in the cell.
 SHOWN = """([player, old]) => {
-  const img = [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+  const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .find(i => i.checkVisibility() && i.complete && i.src);
   if (!img || img.src === old) return null;
   const svg = decodeURIComponent(img.src.split(',')[1]);
@@ -312,15 +314,11 @@ SHOWN = """([player, old]) => {
 # What the player shows, when its drawing does not come: for the failure message.
 SEEN = """(player) => ({
   step: player.querySelector('.harness-step').textContent,
-  drawings: player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img').length,
-  shown: [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+  drawings: player.querySelectorAll('.harness-diagram .harness-drawing img').length,
+  shown: [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length]),
-  refused: player.querySelectorAll('.jp-mod-warning').length,
-  stacks: ['sequence', 'hub'].map((name) => {
-    const children = [...player.querySelector(`.harness-${name}`).children];
-    return [name, children.length, children.findIndex((c) => c.checkVisibility())];
-  }),
-  rule: player.querySelector('.harness-text').parentElement.querySelector('style')?.textContent,
+  area: player.querySelector('.harness-diagram .harness-drawing')?.className,
+  refused: player.querySelectorAll('.harness-refused').length,
   prepared: player.querySelector('.harness-text').parentElement.dataset.prepared,
   text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
 # Where the controls and the current arrow (the last one drawn, at the bottom of the
@@ -328,7 +326,7 @@ SEEN = """(player) => ({
 PLACES = """(player) => {
   const panel = window.jupyterapp.shell.currentWidget.node;
   const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel;
-  const img = [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+  const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .find(i => i.checkVisibility());
   const box = scroller.getBoundingClientRect();
   const seen = {top: Math.max(box.top, 0), bottom: Math.min(box.bottom, window.innerHeight)};
