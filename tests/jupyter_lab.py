@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,18 +99,24 @@ def lab_environ(tmp: Path) -> dict[str, str]:
     return environ
 
 
-def wait_until_up(lab: Lab, seconds: float = 90.0) -> None:
+def wait_for(up: Callable[[], object], process: subprocess.Popen[bytes], log: Path,
+             seconds: float = 90.0) -> None:
+    """Until `up()` answers (a server started by `process`, writing to `log`)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if lab.process.poll() is not None:
+        if process.poll() is not None:
             break
         try:
-            lab.api("status")
-            return
+            if up():
+                return
         except OSError:
-            time.sleep(0.2)  # polling a condition, with a deadline
-    raise RuntimeError(
-        f"JupyterLab n'a pas démarré :\n{lab.log.read_text(errors='replace')[-3000:]}")
+            pass
+        time.sleep(0.2)  # polling a condition, with a deadline
+    raise RuntimeError(f"le serveur n'a pas démarré :\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def wait_until_up(lab: Lab) -> None:
+    wait_for(lambda: lab.api("status") is not None, lab.process, lab.log)
 
 
 @contextmanager

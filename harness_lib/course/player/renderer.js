@@ -44,8 +44,18 @@ async function install(bytes) {
 const theme = () => (document.body.dataset.jpThemeLight === "false" ? "dark" : "default");
 
 // Lab's cleaning: an <img> needs well-formed XML (void elements closed) and the namespace.
+const VOID = /<\s*(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b\s*([^>]*?)\s*\/?\s*>/gi;
+const XML = new Set(["amp", "lt", "gt", "quot", "apos"]);
+// ...and no HTML entity but XML's own: Mermaid writes a no-break space as &nbsp;.
+function entity(whole, name) {
+  if (XML.has(name)) return whole;
+  const box = document.createElement("textarea");
+  box.innerHTML = whole;
+  return box.value === whole ? whole : `&#${box.value.codePointAt(0)};`;
+}
 function clean(svg) {
-  svg = svg.replace(/<(br|hr|img)([^>]*?)\s*\/?>/gi, "<$1$2/>");
+  svg = svg.replace(VOID, (_, tag, rest) => `<${tag} ${rest} />`)
+    .replace(/&([a-zA-Z][a-zA-Z0-9]*);/g, entity);
   if (!/<svg[^>]+xmlns=/.test(svg)) svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"');
   return svg;
 }

@@ -1,12 +1,24 @@
 // A player's static copy draws itself where no live player does: in an HTML export
-// (nbconvert), opened offline. The library is in the page once, base64 in a
-// <script type="application/x-harness-mermaid"> block (static.py). Where a live player
+// (nbconvert), opened offline. The library is in the page once, base64 in a script
+// block of type application/x-harness-mermaid (static.py). Where a live player
 // runs, nothing is drawn: in Lab, Notebook 7 and JupyterLite (their shell, a Lumino
 // widget of id "main"), and wherever stepper.css hides the copy (Voilà, VS Code).
 (() => {
   const copy = document.currentScript?.previousElementSibling;
   if (!copy || document.querySelector("#main.lm-Widget")) return;
   const KEY = "__harnessStatic";
+  // As Lab does (and renderer.js): an <img> needs well-formed XML, void elements closed.
+  const VOID = /<\s*(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b\s*([^>]*?)\s*\/?\s*>/gi;
+  // ...and no HTML entity but XML's own (Mermaid writes a no-break space as &nbsp;).
+  const XML = new Set(["amp", "lt", "gt", "quot", "apos"]);
+  const entity = (whole, name) => {
+    if (XML.has(name)) return whole;
+    const box = document.createElement("textarea");
+    box.innerHTML = whole;
+    return box.value === whole ? whole : `&#${box.value.codePointAt(0)};`;
+  };
+  const clean = (svg) => svg.replace(VOID, (_, tag, rest) => `<${tag} ${rest} />`)
+    .replace(/&([a-zA-Z][a-zA-Z0-9]*);/g, entity);
   async function load() {
     const block = document.querySelector("script[type='application/x-harness-mermaid']");
     if (!block) return null;
@@ -31,7 +43,7 @@
         const { svg } = await mermaid.render(`harness-static-${Math.random().toString(36).slice(2)}`,
                                              pre.textContent);
         const img = Object.assign(document.createElement("img"),
-          { src: `data:image/svg+xml,${encodeURIComponent(svg.replace(/<br>/g, "<br/>"))}`,
+          { src: `data:image/svg+xml,${encodeURIComponent(clean(svg))}`,
             alt: "Diagramme", className: "harness-static-drawing" });
         img.style.maxWidth = "100%";
         pre.replaceWith(img);
