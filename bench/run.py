@@ -326,7 +326,8 @@ def run_all_in_browser(repeat: int) -> list[Result]:
                 for name, runs in found["ratios"].items()]
     return results + [Result("player's first drawing after its output", "s",
                              found["first_drawing_s"], 0.5,
-                             info={"max_s": max(found["first_drawing_s"], default=None)})]
+                             info={"slowest": [(n, round(t, 3))
+                                               for n, t in found["slowest_first"]]})]
 
 
 def table(results: Sequence[Result]) -> str:

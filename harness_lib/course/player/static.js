@@ -48,7 +48,7 @@
         img.style.maxWidth = "100%";
         pre.replaceWith(img);
       } catch (err) {
-        pre.title = `Mermaid : ${err?.message || err}`; // the text stays, readable
+        pre.title = `Mermaid : ${err?.message || err}`; // the text stays, readable
       }
     }
   }

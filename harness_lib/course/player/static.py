@@ -10,7 +10,7 @@ the copies' Mermaid text, undrawn.
 
 >>> from harness_lib.course.drawing.mermaid import chapter_diagram
 >>> d = chapter_diagram("deux_tours")
->>> ["x-harness-mermaid" in static_copy(d, cell=c) for c in ("a", "b", "a")]
+>>> [LIBRARY_TAG in static_copy(d, cell=c) for c in ("a", "b", "a")]
 [True, False, True]
 >>> _holder.clear()  # (this example's cells were not real ones)
 """
@@ -25,6 +25,7 @@ from ..drawing.charts import static_html
 from ..drawing.diagram import Diagram
 from .renderer import library_bytes
 
+LIBRARY_TAG = '<script type="application/x-harness-mermaid">'  # static.js looks for it
 _holder: list[str] = []  # the cell whose output carries the library, once one does
 
 
@@ -53,5 +54,5 @@ def static_copy(diagram: Diagram, cell: str | None = None) -> str:
     if not _holder or _holder[0] == cell:
         _holder[:] = [cell]
         data = base64.b64encode(library_bytes()).decode("ascii")
-        block = f'<script type="application/x-harness-mermaid">{data}</script>'
+        block = f"{LIBRARY_TAG}{data}</script>"
     return static_html(diagram) + _script() + block

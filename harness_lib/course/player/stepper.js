@@ -143,7 +143,7 @@ function drawerSlot() {
   return globalThis[key];
 }
 
-const PENDING = "Étape en préparation : le noyau Python la prépare dès qu’il est libre.";
+const PENDING = "Étape en préparation : le noyau Python la prépare dès qu’il est libre.";
 const AHEAD = [1, 2, 3, -1]; // the steps drawn in idle time, after the one shown
 
 // One drawing area: the Mermaid text of a step, drawn by the page's one drawer (cached),
@@ -160,7 +160,7 @@ function drawingArea(className) {
   };
   async function paint(drawer, source, alt) {
     if (!source || !drawer || drawer.failed) {
-      const why = !source ? PENDING : drawer?.failed ? `Dessin impossible : ${drawer.failed}`
+      const why = !source ? PENDING : drawer?.failed ? `Dessin impossible : ${drawer.failed}`
         : "Dessin en cours…";
       const code = source && drawer?.failed ? [make("pre", { textContent: source })] : [];
       return put(null, "harness-pending", make("p", {}, [make("i", { textContent: why })]), ...code);
@@ -190,7 +190,7 @@ async function renderText({ model, el }) {
   const whole = details("Diagramme complet", full.node);
   whole.classList.add("harness-whole");
   el.append(make("div", { className: "harness-diagram" }, [area.node]), text,
-            details("Que sait le modèle ?", known), details("Version texte", transcript), whole);
+            details("Que sait le modèle ?", known), details("Version texte", transcript), whole);
   // The player's controls (another model of this widget): they hold the step and view.
   const ref = (name) => model.widget_manager.get_model(model.get(name).replace("IPY_MODEL_", ""));
   const controls = await ref("controls");
