@@ -20,6 +20,12 @@ The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<p
 the eight notebooks run there too, from its Run menu, with the same player checks
 (Notebook 7 draws Mermaid only from a Markdown fence, the players' text/markdown).
 
+The players draw their own diagrams (the bundled Mermaid, docs/player.md): a second Lab,
+its Mermaid extension disabled, runs notebook 04 with the same player checks (its Markdown
+blocks stay code); Voilà (its own server) shows a player and a live run, which step; and
+an `nbconvert --to html` export, opened from the disk with no network, draws every
+player's static copy.
+
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
 learner's edit of messages[] must reach send(); a cell that fails and a send() of
@@ -83,14 +89,19 @@ MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    tmp = tmp_path_factory.mktemp("lab")
+    yield from serving(tmp_path_factory.mktemp("lab"), self_tests=True)
+
+
+def serving(tmp: Path, self_tests: bool = False, disabled: tuple[str, ...] = ()) -> Iterator[Lab]:
+    """A Lab server (`disabled`: extensions turned off) on a copy of the notebooks."""
     root = tmp / "root"
     # The notebooks and what they may link to, copied: Lab autosaves, the repo stays clean.
     shutil.copytree(ROOT / "notebooks", root / "notebooks",
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    write_self_tests(root / "selftest")
+    if self_tests:
+        write_self_tests(root / "selftest")
     try:
-        with running_lab(tmp, root) as server:
+        with running_lab(tmp, root, disabled=disabled) as server:
             yield server
     except RuntimeError as err:  # it did not start: say why
         pytest.fail(str(err))
@@ -856,15 +867,7 @@ NO_MERMAID = ("@jupyterlab/mermaid-extension",)
 
 @pytest.fixture(scope="module")
 def lab_without_mermaid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    tmp = tmp_path_factory.mktemp("lab-sans-mermaid")
-    root = tmp / "root"
-    shutil.copytree(ROOT / "notebooks", root / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    try:
-        with running_lab(tmp, root, disabled=NO_MERMAID) as server:
-            yield server
-    except RuntimeError as err:
-        pytest.fail(str(err))
+    yield from serving(tmp_path_factory.mktemp("lab-sans-mermaid"), disabled=NO_MERMAID)
 
 
 @pytest.fixture
