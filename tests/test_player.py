@@ -386,3 +386,23 @@ def test_a_live_step_whose_exchange_changes_gets_its_new_hub_drawing() -> None:
         assert all(p._text.hubs[: p.total + 1])  # every step drawn, as the run grows
     # At the end every step is drawn again: its exchange as the whole run shows it.
     assert p._text.hubs == [state(p.diagram, k).hub for k in range(p.total + 1)]
+
+
+def test_the_course_widgets_turn_on_colabs_widget_manager(monkeypatch) -> None:
+    """In Colab (its google.colab.output module loaded), a widget of the course calls
+    anywidget's Colab hook, as AnyWidget.__init__ would: Colab then draws the player."""
+    import sys
+    import types
+
+    import anywidget._util
+
+    calls: list[int] = []
+    colab = types.ModuleType("google.colab.output")
+    colab.enable_custom_widget_manager = lambda: calls.append(1)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "google.colab.output", colab)
+    once = anywidget._util.enable_custom_widget_manager_once  # functools.cache: once a process
+    once.cache_clear()
+    Player("deux_tours")
+    Player("deux_tours")
+    once.cache_clear()  # the next test's process state, as before this one
+    assert calls == [1]

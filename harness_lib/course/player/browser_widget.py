@@ -21,7 +21,14 @@ def browser_widget(module_file: str) -> type:
     import anywidget
     import ipywidgets as widgets
     import traitlets
-    from anywidget._util import enable_custom_widget_manager_once, in_colab
+    try:  # anywidget's own Colab hook (a private module: a later anywidget may move it)
+        from anywidget._util import enable_custom_widget_manager_once, in_colab
+    except ImportError:  # then no hook: Colab users turn its widget manager on by hand
+        def in_colab() -> bool:
+            return False
+
+        def enable_custom_widget_manager_once() -> None:
+            pass
 
     module = Path(module_file)
     style = module.with_suffix(".css")
