@@ -889,7 +889,22 @@ def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, na
     assert notebook.panel.locator(".jp-RenderedMermaid").count() == 0, "Lab dessine encore"
     assert notebook.panel.locator(REFUSED).count() == 0
     check_players(notebook, path)
+    check_dark_theme(notebook, players.first)
     assert kernel_errors(notebook) == []
+
+
+THEME = "(name) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})"
+
+
+def check_dark_theme(notebook: Notebook, player: Any) -> None:
+    """Lab's dark theme: the player draws its step again, in Mermaid's dark colours."""
+    light = player_view(player)
+    notebook.page.evaluate(THEME, "JupyterLab Dark")
+    dark = player_view(player, light.src)
+    text = [unquote(v.src).split("<style>")[1][:400] for v in (light, dark)]  # its text colour
+    assert dark.step == light.step and "fill:#333" in text[0] and "fill:#333" not in text[1]
+    notebook.page.evaluate(THEME, "JupyterLab Light")
+    assert player_view(player, dark.src).src == light.src  # from the cache
 
 
 VOILA = """from harness_lib.course.player.player import Player, run_live
