@@ -34,6 +34,12 @@ def _script() -> str:
     return f"<script>{Path(__file__).with_suffix('.js').read_text('utf-8')}</script>"
 
 
+@cache
+def _library_block() -> str:
+    """The bundled Mermaid as static.js finds it: base64 (2.1 MB) in a script block."""
+    return f"{LIBRARY_TAG}{base64.b64encode(library_bytes()).decode('ascii')}</script>"
+
+
 def current_cell() -> str:
     """The running cell's id (JupyterLab, Notebook 7 and nbclient send it), or the
     execution count: what tells a cell run again from another one."""
@@ -51,8 +57,7 @@ def static_copy(diagram: Diagram, cell: str | None = None) -> str:
     """The static copy of `diagram`, with what draws it offline (`cell`: where it is shown)."""
     cell = current_cell() if cell is None else cell
     block = ""
-    if not _holder or _holder[0] == cell:
+    if not _holder or _holder[0] == cell:  # the first player's cell, or that cell again
         _holder[:] = [cell]
-        data = base64.b64encode(library_bytes()).decode("ascii")
-        block = f"{LIBRARY_TAG}{data}</script>"
+        block = _library_block()
     return static_html(diagram) + _script() + block
