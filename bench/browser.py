@@ -1,5 +1,6 @@
-"""Opt-in browser measure (`python bench/run.py --browser`): a player's step, against a
-re-display of the same diagram.
+"""Opt-in browser measures (`python bench/run.py --browser`): a player's step, against a
+re-display of the same diagram; and « Run All » of each notebook until every drawing is
+drawn (`run_all`, below).
 
 JupyterLab in Debian's headless Chromium (the browser test's server, tests/jupyter_lab.py)
 opens a notebook holding the chapter's third diagram as a player, and a cell that
@@ -54,8 +55,8 @@ DRAWN = """(ready) => new Promise((resolve) => {
 })"""
 STEP = f"""async (label) => {{
   const player = document.querySelector('.harness-player');
-  const shown = () => [...player.querySelectorAll('.harness-sequence .jp-RenderedMermaid img')]
-    .find((img) => img.checkVisibility() && img.complete);
+  const shown = () => [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
+    .find((img) => img.checkVisibility() && img.complete && img.naturalWidth > 0);
   const before = shown();
   const button = [...player.querySelectorAll('.harness-controls button')]
     .find((b) => b.textContent.includes(label));
@@ -123,7 +124,7 @@ def measure(repeat: int) -> dict[str, Any]:
                                    ".currentWidget && window.jupyterapp.shell.currentWidget"
                                    ".sessionContext.session?.kernel")
             page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            page.wait_for_selector(".harness-sequence .jp-RenderedMermaid img", state="visible",
+            page.wait_for_selector(".harness-diagram .harness-drawing img", state="visible",
                                    timeout=120_000)
             page.wait_for_function(IDLE, timeout=120_000)
             steps = len(chapter_diagram("boucle_complete").steps)
@@ -133,3 +134,107 @@ def measure(repeat: int) -> dict[str, Any]:
                        for rows in rounds],
             "step_ms": statistics.median(r["step"] for rows in rounds for r in rows),
             "redisplay_ms": statistics.median(r["redisplay"] for rows in rounds for r in rows)}
+
+
+# A learner opens a notebook and runs it all: from the opening (the kernel's start
+# included, as in bench/run.py's notebooks) until everything is drawn, in one Lab page:
+# an empty notebook, then each course notebook in turn (the bundled Mermaid installs
+# once, for the page).
+# In the page, every animation frame: each player's first appearance (its output has
+# arrived) and its first drawing; done when every cell has run, the kernel is idle, each
+# Lab Mermaid block is drawn or refused and `players` players have a drawing.
+OPEN = """async (path) => {
+  const app = window.jupyterapp, start = performance.now();
+  const panel = await app.commands.execute('docmanager:open', {path});
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  while (!panel.sessionContext.session?.kernel || panel.sessionContext.session.kernel.status
+         !== 'idle') await new Promise((r) => setTimeout(r, 50));
+  app.shell.activateById(panel.id);
+  return start;
+}"""
+RUN_ALL = """async ([start, players]) => {
+  const app = window.jupyterapp, panel = app.shell.currentWidget, root = panel.node;
+  const seen = new Map(), first = [];
+  app.commands.execute('notebook:run-all-cells');
+  await new Promise((r) => setTimeout(r, 0));
+  return await new Promise((resolve) => {
+    const frame = () => {
+      const now = performance.now();
+      for (const p of root.querySelectorAll('.harness-player')) {
+        if (!seen.has(p)) seen.set(p, now);
+        const img = p.querySelector('.harness-drawing img');
+        if (seen.get(p) !== null && img && img.complete && img.naturalWidth > 0) {
+          first.push(now - seen.get(p));
+          seen.set(p, null);
+        }
+      }
+      const cells = panel.content.model.cells;
+      let ran = true;
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells.get(i);
+        const source = c.type === 'code' && c.sharedModel.getSource().trim();
+        if (source && c.executionCount === null) ran = false;
+      }
+      const blocks = [...root.querySelectorAll('.jp-RenderedMermaid')];
+      const lab = blocks.every((b) => b.querySelector('img')
+                                      || b.classList.contains('jp-mod-warning'));
+      const idle = panel.sessionContext.session.kernel.status === 'idle';
+      if (ran && idle && lab && first.length >= players) resolve({ms: now - start, first});
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}"""
+CLOSE = """async () => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  await panel.sessionContext.shutdown();
+  panel.context.model.dirty = false;
+  panel.dispose();
+}"""
+
+
+def run_all(repeat: int) -> dict[str, Any]:
+    """Per notebook: its « Run All » to the last drawing over an empty notebook's, each
+    round in one page; and every player's time from its output to its first drawing."""
+    import re
+    import shutil
+
+    import nbformat
+    from playwright.sync_api import sync_playwright
+
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    players = {p.name: sum(1 for c in nbformat.read(p, as_version=4).cells if c.cell_type
+                           == "code" and re.search(r"\b(?:Player|run_live)\(", c.source))
+               for p in notebooks}
+    times: dict[str, list[float]] = {"": [], **{p.name: [] for p in notebooks}}
+    first: list[tuple[str, float]] = []
+    with tempfile.TemporaryDirectory() as folder, \
+            running_lab(Path(folder), Path(folder) / "root") as lab:
+        shutil.copytree(ROOT / "notebooks", lab.root / "notebooks")
+        # One cell that does nothing: Lab sends no request for an empty one.
+        empty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
+        empty.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                        "language": "python"}
+        nbformat.write(empty, lab.root / "notebooks" / "vide.ipynb")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=CHROMIUM_ARGS)
+            for _ in range(repeat):
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.goto(f"{lab.url}/lab?reset&token={lab.token}")
+                page.wait_for_function("() => !!window.jupyterapp", timeout=120_000)
+                page.evaluate("() => window.jupyterapp.restored")
+                for name in times:
+                    start = page.evaluate(OPEN, f"notebooks/{name or 'vide.ipynb'}")
+                    found = page.evaluate(RUN_ALL, [start, players.get(name, 0)])
+                    times[name].append(found["ms"] / 1000)
+                    first += [(name, t / 1000) for t in found["first"]]
+                    page.evaluate(CLOSE)
+                page.close()
+            browser.close()
+    base = statistics.median(times.pop(""))
+    return {"empty_s": base, "ratios": {n: [t / base for t in runs] for n, runs in times.items()},
+            "seconds": {n: statistics.median(runs) for n, runs in times.items()},
+            "first_drawing_s": sorted(t for _, t in first),
+            "slowest_first": sorted(first, key=lambda f: -f[1])[:5]}

@@ -310,6 +310,26 @@ def player_in_browser(repeat: int) -> Result:
                   info={k: round(v, 1) for k, v in found.items() if k != "ratios"})
 
 
+def run_all_in_browser(repeat: int) -> list[Result]:
+    """« Run All » to the last drawing, per notebook, over an empty notebook in the same
+    page; each player's first drawing after its output (bench/browser.py)."""
+    import browser
+
+    try:
+        found = browser.run_all(repeat)
+    except Exception as err:
+        return [Result("Run All, drawn (browser)", "x", [], 5.0,
+                       info={"error": f"{type(err).__name__}: {err}"[:200]})]
+    results = [Result("empty notebook, Run All (browser)", "s", [found["empty_s"]], None)]
+    results += [Result(f"Run All, drawn: {name}", "x", runs, 5.0,
+                       info={"median_s": round(found["seconds"][name], 3)})
+                for name, runs in found["ratios"].items()]
+    return results + [Result("player's first drawing after its output", "s",
+                             found["first_drawing_s"], 0.5,
+                             info={"slowest": [(n, round(t, 3))
+                                               for n, t in found["slowest_first"]]})]
+
+
 def table(results: Sequence[Result]) -> str:
     lines = [f"{'measure':44} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
              f"{'target':>14}  verdict"]
@@ -340,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     results += long_diagrams(repeat, (200, 800) if args.quick else (5_000, 20_000))
     results += hostile_inputs(repeat)
     results += [] if args.quick else notebooks(repeat)
-    results += [player_in_browser(repeat)] if args.browser else []
+    results += [player_in_browser(repeat), *run_all_in_browser(repeat)] if args.browser else []
     print(table(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({

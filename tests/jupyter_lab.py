@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +54,18 @@ def free_port() -> int:
 def lab_settings(folder: Path) -> None:
     """User settings: no « official Jupyter news? » toast over the page, no update check."""
     target = folder / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    target.parent.mkdir(parents=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+
+
+def page_config(config_dir: Path, disabled: tuple[str, ...]) -> None:
+    """Lab's and Notebook 7's page config: the news pop-up off (as the package's own
+    `jupyter-config/`), and `disabled` extensions, e.g. Lab's own Mermaid."""
+    shipped = json.loads((ROOT / "jupyter-config" / "page_config.json").read_text("utf-8"))
+    shipped["disabledExtensions"].update(dict.fromkeys(disabled, True))
+    target = config_dir / "labconfig" / "page_config.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(shipped))
 
 
 def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
@@ -89,30 +99,36 @@ def lab_environ(tmp: Path) -> dict[str, str]:
     return environ
 
 
-def wait_until_up(lab: Lab, seconds: float = 90.0) -> None:
+def wait_for(up: Callable[[], object], process: subprocess.Popen[bytes], log: Path,
+             seconds: float = 90.0) -> None:
+    """Until `up()` answers (a server started by `process`, writing to `log`)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if lab.process.poll() is not None:
+        if process.poll() is not None:
             break
         try:
-            lab.api("status")
-            return
+            if up():
+                return
         except OSError:
-            time.sleep(0.2)  # polling a condition, with a deadline
-    raise RuntimeError(
-        f"JupyterLab n'a pas démarré :\n{lab.log.read_text(errors='replace')[-3000:]}")
+            pass
+        time.sleep(0.2)  # polling a condition, with a deadline
+    raise RuntimeError(f"le serveur n'a pas démarré :\n{log.read_text(errors='replace')[-3000:]}")
 
 
+def wait_until_up(lab: Lab) -> None:
+    wait_for(lambda: lab.api("status") is not None, lab.process, lab.log)
 
 
 @contextmanager
-def running_lab(tmp: Path, root: Path) -> Iterator[Lab]:
-    """Lab serving `root` (and a copy of harness_lib in it), its state under `tmp`."""
+def running_lab(tmp: Path, root: Path, disabled: tuple[str, ...] = ()) -> Iterator[Lab]:
+    """Lab serving `root` (and a copy of harness_lib in it), its state under `tmp`;
+    `disabled`: front-end extensions turned off (`@jupyterlab/mermaid-extension`)."""
     import shutil
 
     shutil.copytree(ROOT / "harness_lib", root / "harness_lib",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     lab_settings(tmp / "settings")
+    page_config(tmp / "config", disabled)
     port, token, log = free_port(), secrets.token_hex(16), tmp / "lab.log"
     with log.open("wb") as out:
         process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,

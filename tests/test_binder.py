@@ -81,6 +81,33 @@ def test_requirements_install_this_repository_with_the_lab_extra() -> None:
     assert "jupyterlab" in lab, "l’extra [lab] doit apporter JupyterLab (il dessine Mermaid)"
 
 
+def pins(requirements: list[str]) -> dict[str, str]:
+    """{name: specifier} of JupyterLab and Notebook in these requirement lines."""
+    found = [Requirement(r) for r in requirements if not r.startswith(("-", "."))]
+    return {r.name: str(r.specifier) for r in found if r.name in ("jupyterlab", "notebook")}
+
+
+def test_binder_and_local_installs_run_the_versions_the_tests_run() -> None:
+    """Binder's base image has its own JupyterLab: a `>=` in [lab] would keep it."""
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    lab, tested = pins(extras["lab"]), pins(extras["test"])
+    assert lab == tested and set(lab) == {"jupyterlab", "notebook"}
+    assert all(spec.startswith("==") for spec in lab.values()), lab
+    assert pins(requirement_lines()) == lab, "binder/requirements.txt : mêmes versions que [lab]"
+
+
+def test_the_package_turns_the_news_pop_up_off() -> None:
+    """Every install (Binder, a learner's, the tests) gets Lab's page config: the
+    « official Jupyter news » pop-up off, through a page_config.d file of its own."""
+    import json
+
+    shipped = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
+    (source, target), = shipped.items()
+    assert target == "etc/jupyter/labconfig/page_config.d/harness_lib.json"
+    config = json.loads((ROOT / source).read_text(encoding="utf-8"))
+    assert config["disabledExtensions"]["@jupyterlab/apputils-extension:announcements"] is True
+
+
 def test_runtime_python_is_one_the_package_supports() -> None:
     version = runtime_version()
     assert len(Version(version).release) == 2, "runtime.txt : python-X.Y (X.Y exact)"

@@ -20,6 +20,12 @@ The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<p
 the eight notebooks run there too, from its Run menu, with the same player checks
 (Notebook 7 draws Mermaid only from a Markdown fence, the players' text/markdown).
 
+The players draw their own diagrams (the bundled Mermaid, docs/player.md): a second Lab,
+its Mermaid extension disabled, runs notebook 04 with the same player checks (its Markdown
+blocks stay code); Voilà (its own server) shows a player and a live run, which step; and
+an `nbconvert --to html` export, opened from the disk with no network, draws every
+player's static copy.
+
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
 learner's edit of messages[] must reach send(); a cell that fails and a send() of
@@ -33,6 +39,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,7 +78,9 @@ TEXT = ".harness-text"  # the current step's status, note and context bar
 TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
 STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
 DIAGRAM = ".jp-RenderedMermaid img"
-PLAYER_DIAGRAM = f".harness-diagram {DIAGRAM}"  # the player's drawings (one shown at a time)
+# The player's drawing: its own (stepper.js, the bundled Mermaid), not Lab's Mermaid.
+PLAYER_DIAGRAM = ".harness-diagram .harness-drawing img"
+REFUSED = ".jp-RenderedMermaid.jp-mod-warning, .harness-drawing.harness-refused"
 MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
 MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
@@ -80,14 +89,19 @@ MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    tmp = tmp_path_factory.mktemp("lab")
+    yield from serving(tmp_path_factory.mktemp("lab"), self_tests=True)
+
+
+def serving(tmp: Path, self_tests: bool = False, disabled: tuple[str, ...] = ()) -> Iterator[Lab]:
+    """A Lab server (`disabled`: extensions turned off) on a copy of the notebooks."""
     root = tmp / "root"
     # The notebooks and what they may link to, copied: Lab autosaves, the repo stays clean.
     shutil.copytree(ROOT / "notebooks", root / "notebooks",
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    write_self_tests(root / "selftest")
+    if self_tests:
+        write_self_tests(root / "selftest")
     try:
-        with running_lab(tmp, root) as server:
+        with running_lab(tmp, root, disabled=disabled) as server:
             yield server
     except RuntimeError as err:  # it did not start: say why
         pytest.fail(str(err))
@@ -112,7 +126,7 @@ def browser() -> Iterator[Browser]:
 
         def route(route: Any) -> None:
             host = urlsplit(route.request.url).hostname or ""
-            if host in LOCAL or route.request.url.startswith(("data:", "blob:")):
+            if host in LOCAL or route.request.url.startswith(("data:", "blob:", "file:")):
                 route.continue_()
             else:
                 state.external.append(route.request.url)
@@ -188,6 +202,11 @@ UI_URLS = {"lab": "lab/tree/{path}?reset&", "notebook7": "notebooks/{path}?"}
 def open_notebook(lab: Lab, browser: Browser) -> Iterator[Any]:
     """open_notebook('notebooks/x.ipynb', ui='lab'|'notebook7') -> Notebook; its kernel is
     shut down after."""
+    yield from opening(lab, browser)
+
+
+def opening(lab: Lab, browser: Browser) -> Iterator[Any]:
+    """What open_notebook yields, for any Lab server."""
     pages: list[Any] = []
     browser.external.clear()
 
@@ -249,9 +268,9 @@ def wait_for_diagrams(notebook: Notebook, at_least: int) -> None:
 
 
 def mermaid_counts(notebook: Notebook) -> tuple[int, int]:
-    """(diagrams drawn, diagrams Mermaid refused to draw)."""
-    refused = notebook.panel.locator(".jp-RenderedMermaid.jp-mod-warning")
-    return notebook.panel.locator(DIAGRAM).count(), refused.count()
+    """(diagrams drawn, by Lab and by the players; diagrams Mermaid refused to draw)."""
+    drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}").count()
+    return drawn, notebook.panel.locator(REFUSED).count()
 
 
 # The notebook's scroller, and the height of its cells without the blank space Lab
@@ -294,12 +313,13 @@ class View:
     number: int  # the highest arrow number drawn (autonumber): the step shown (0: none)
 
 
-# In the page: the player's drawing now shown (its children are all drawn once, the
-# others hidden), and the size on screen of its smallest arrow label: Mermaid's
-# font size times the scale the browser applied to fit the image in the cell.
+# In the page: the player's drawing now shown, and the size on screen of its smallest
+# arrow label: Mermaid's font size times the scale the browser applied to fit the image
+# in the cell.
 SHOWN = """([player, old]) => {
-  const img = [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+  const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .find(i => i.checkVisibility() && i.complete && i.src);
+  if (img && img.naturalWidth === 0) return {broken: img.src.slice(0, 3000)};  // not an image
   if (!img || img.src === old) return null;
   const svg = decodeURIComponent(img.src.split(',')[1]);
   const sizes = [...svg.matchAll(/class="messageText"[^>]*?font-size: ?([0-9.]+)px/g)]
@@ -312,15 +332,11 @@ SHOWN = """([player, old]) => {
 # What the player shows, when its drawing does not come: for the failure message.
 SEEN = """(player) => ({
   step: player.querySelector('.harness-step').textContent,
-  drawings: player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img').length,
-  shown: [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+  drawings: player.querySelectorAll('.harness-diagram .harness-drawing img').length,
+  shown: [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length]),
-  refused: player.querySelectorAll('.jp-mod-warning').length,
-  stacks: ['sequence', 'hub'].map((name) => {
-    const children = [...player.querySelector(`.harness-${name}`).children];
-    return [name, children.length, children.findIndex((c) => c.checkVisibility())];
-  }),
-  rule: player.querySelector('.harness-text').parentElement.querySelector('style')?.textContent,
+  area: player.querySelector('.harness-diagram .harness-drawing')?.className,
+  refused: player.querySelectorAll('.harness-refused').length,
   prepared: player.querySelector('.harness-text').parentElement.dataset.prepared,
   text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
 # Where the controls and the current arrow (the last one drawn, at the bottom of the
@@ -328,7 +344,7 @@ SEEN = """(player) => ({
 PLACES = """(player) => {
   const panel = window.jupyterapp.shell.currentWidget.node;
   const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel;
-  const img = [...player.querySelectorAll('.harness-diagram .jp-RenderedMermaid img')]
+  const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .find(i => i.checkVisibility());
   const box = scroller.getBoundingClientRect();
   const seen = {top: Math.max(box.top, 0), bottom: Math.min(box.bottom, window.innerHeight)};
@@ -345,6 +361,7 @@ def player_view(player: Any, old_src: str = "") -> View:
         seen = player.evaluate(SEEN)
         pytest.fail(f"le diagramme du lecteur n'a pas été (re)dessiné : {seen}")
     found = shown.json_value()
+    assert "broken" not in found, f"dessin illisible par le navigateur : {found}"
     # The controls are another widget view: their label may come a moment after the drawing.
     try:
         sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape \d+ sur \d+"))
@@ -412,16 +429,18 @@ def rewind(player: Any) -> View:
     return moved(player, 0)
 
 
-def check_player(player: Any, clicks: int = 3, keys: bool = True) -> list[View]:
+def check_player(player: Any, clicks: int = 3, keys: bool = True, lab: bool = True) -> list[View]:
     """From the start, « Suivante » moves the diagram and the note, with the controls and
-    the current arrow in view; « Précédente » goes back; the keys do the same."""
+    the current arrow in view (`lab`: in Lab's or Notebook 7's notebook panel);
+    « Précédente » goes back; the keys do the same."""
     views = [rewind(player)]
     total = views[0].total
     assert total >= 1, "un lecteur sans étape"
     for step in range(1, min(clicks, total) + 1):
         button(player, "Suivante").click()
         views.append(moved(player, step, views[-1]))
-        in_view(player)
+        if lab:
+            in_view(player)
         readable(views[-1])
     if len(views) > 2:  # a step may keep the note, not every step
         assert len({v.text for v in views}) > 1, f"la note ne change pas : {views[0].text!r}"
@@ -926,3 +945,143 @@ def test_notebook7_runs_a_course_notebook(open_notebook: Any, path: Path) -> Non
     check_players(notebook, path, busy=False)  # by button and by keyboard, at both widths
     notebook.page.wait_for_function(IDLE)
     assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
+
+
+# ---------------------------------------------------------------- players anywhere
+
+# The players draw their diagrams themselves (renderer.js, the bundled Mermaid): in a Lab
+# without its Mermaid extension, in Voilà, and in an HTML export opened offline.
+NO_MERMAID = ("@jupyterlab/mermaid-extension",)
+
+
+@pytest.fixture(scope="module")
+def lab_without_mermaid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    yield from serving(tmp_path_factory.mktemp("lab-sans-mermaid"), disabled=NO_MERMAID)
+
+
+@pytest.fixture
+def open_without_mermaid(lab_without_mermaid: Lab, browser: Browser) -> Iterator[Any]:
+    yield from opening(lab_without_mermaid, browser)
+
+
+@pytest.mark.parametrize("name", ["04_boucle_complete.ipynb"])
+def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, name: str) -> None:
+    """Lab draws no Mermaid at all here (its Markdown blocks stay code); every player
+    draws its own, steps, switches to the hub, plays while the kernel is busy."""
+    path = ROOT / "notebooks" / name
+    notebook = open_without_mermaid(f"notebooks/{name}", ui="lab")
+    cells = run_all(notebook)
+    assert failures(cells, notebook) == []
+    players = wait_for_players(notebook, path)
+    assert players.count() >= expected_players(path) > 0
+    sync_api.expect(notebook.panel.locator("pre code").first).to_be_attached()  # a fence, as code
+    assert notebook.panel.locator(".jp-RenderedMermaid").count() == 0, "Lab dessine encore"
+    assert notebook.panel.locator(REFUSED).count() == 0
+    check_players(notebook, path)
+    check_dark_theme(notebook, players.first)
+    assert kernel_errors(notebook) == []
+
+
+THEME = "(name) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})"
+
+
+def check_dark_theme(notebook: Notebook, player: Any) -> None:
+    """Lab's dark theme: the player draws its step again, in Mermaid's dark colours."""
+    light = player_view(player)
+    notebook.page.evaluate(THEME, "JupyterLab Dark")
+    dark = player_view(player, light.src)
+    text = [unquote(v.src).split("<style>")[1][:400] for v in (light, dark)]  # its text colour
+    assert dark.step == light.step and "fill:#333" in text[0] and "fill:#333" not in text[1]
+    notebook.page.evaluate(THEME, "JupyterLab Light")
+    assert player_view(player, dark.src).src == light.src  # from the cache
+
+
+VOILA = """from harness_lib.course.player.player import Player, run_live
+from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.models.mock import MockModel
+from harness_lib.tools import workspace_tools
+Player("boucle_complete")"""
+LIVE = "run_live(README_TASK, MockModel(), workspace_tools(example_workspace('mini')));"
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Voilà serving one notebook (a player, a live run) on 127.0.0.1: its URL."""
+    pytest.importorskip("voila", reason="pip install -e '.[test]'")
+    import subprocess
+    import urllib.request
+
+    from jupyter_lab import free_port, lab_environ, wait_for
+
+    tmp = tmp_path_factory.mktemp("voila")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(VOILA),
+                                         nbformat.v4.new_code_cell(LIVE)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, tmp / "lecteur.ipynb")
+    port, log = free_port(), tmp / "voila.log"
+    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", str(tmp / "lecteur.ipynb")]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                   env=lab_environ(tmp), cwd=tmp, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for(lambda: urllib.request.urlopen(url, timeout=5).status == 200, process, log)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_a_player_draws_and_steps_in_voila(voila: str, browser: Browser) -> None:
+    browser.external.clear()
+    page = browser.context.new_page()
+    page.goto(voila, timeout=RUN_TIMEOUT_MS)
+    players = page.locator(PLAYER)
+    sync_api.expect(players).to_have_count(2, timeout=RUN_TIMEOUT_MS)
+    for i in range(2):
+        sync_api.expect(players.nth(i).locator(PLAYER_DIAGRAM)).to_be_attached()
+        check_player(players.nth(i), keys=False, lab=False)
+    check_hub(players.first)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "voila.png"), full_page=True)
+    assert page.locator(".harness-static").first.is_hidden()  # the live players replace it
+    page.close()
+    # Voilà's own template asks a CDN for its icon font (refused here, not needed).
+    others = [url for url in browser.external if "fontawesome-free" not in url]
+    browser.external.clear()
+    assert not others, f"requêtes hors de 127.0.0.1 : {others}"
+
+
+EXPORTED = ["Player('deux_tours')", "Player('erreur_outil', view='hub')", LIVE]
+
+
+def test_an_html_export_opened_offline_draws_every_players_copy(browser: Browser,
+                                                                tmp_path: Path) -> None:
+    """nbclient runs the notebook (the widgets' state saved), nbconvert exports it; opened
+    from the disk with no network, each static copy draws its two diagrams."""
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    first = VOILA.replace('Player("boucle_complete")', "")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(first),
+                                         *map(nbformat.v4.new_code_cell, EXPORTED)])
+    NotebookClient(nb, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    page_html, _ = HTMLExporter().from_notebook_node(nb)
+    (tmp_path / "export.html").write_text(page_html, encoding="utf-8")
+    assert page_html.count('class="harness-static"') == len(EXPORTED)
+    assert page_html.count('<script type="application/x-harness-mermaid">') == 1  # once
+    page = browser.context.new_page()
+    page.goto((tmp_path / "export.html").as_uri())
+    page.wait_for_function("""(n) => {
+      const imgs = [...document.querySelectorAll('.harness-static img.harness-static-drawing')];
+      return imgs.length === n && imgs.every((img) => img.complete && img.naturalWidth > 0);
+    }""", arg=2 * len(EXPORTED), timeout=RUN_TIMEOUT_MS)
+    assert page.locator(".harness-static pre.harness-mermaid").count() == 0
+    sync_api.expect(page.locator(".harness-static details").first).to_contain_text("Version texte")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "export-hors-ligne.png"), full_page=True)
+    page.close()
+    browser.external.clear()  # the template's own CDN scripts, refused: that is offline

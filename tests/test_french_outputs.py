@@ -131,6 +131,7 @@ def output_texts(output: dict[str, Any]) -> Iterator[str]:
 HTML_TRAITS = {"texts", "knowns", "captions", "prompt", "feedback", "value", "titles"}
 PLAIN_TRAITS = {"choices", "transcript", "placeholder", "description", "check_label",
                 "show_label", "tooltip"}
+MERMAID_TRAITS = {"sequences", "hubs", "whole"}  # what the player draws, per step
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -162,6 +163,9 @@ def widget_texts(nb: Any) -> Iterator[tuple[str, str]]:
             elif trait in PLAIN_TRAITS:
                 for text in _strings(value):
                     yield f"{name}.{trait}", text
+            elif trait in MERMAID_TRAITS:
+                for text in _strings(value):
+                    yield f"{name}.{trait}", mermaid_labels(text)
 
 
 @cache
@@ -217,9 +221,9 @@ def test_what_the_learner_reads_is_french(name: str) -> None:
 
 
 def test_widget_state_is_scanned() -> None:
-    """The players' notes live in the widget state, not in the outputs: it is read."""
-    where = {w.split(".")[0] for w, _ in widget_texts(executed("01_deux_tours.ipynb"))}
-    assert "AnyModel" in where and "OutputModel" in where, where
+    """The players' notes and drawings live in the widget state, not in the outputs: read."""
+    where = {w for w, _ in widget_texts(executed("01_deux_tours.ipynb"))}
+    assert {"AnyModel.texts", "AnyModel.sequences", "AnyModel.hubs"} <= where, where
 
 
 if __name__ == "__main__":  # python tests/test_french_outputs.py NAME: the list, to read

@@ -22,12 +22,12 @@ from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, exampl
 from harness_lib.course.player import player as player_module
 from harness_lib.course.player.known import call_steps
 from harness_lib.course.player.narration import step_note
-from harness_lib.course.player.panels import BATCH
 from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
 from harness_lib.course.player.state import (
     FIT,
     LABEL,
     WINDOW,
+    diagram_output,
     drawn_arrows,
     drawn_width,
     known_html,
@@ -58,33 +58,14 @@ def live_player(tools) -> Player:
                         tools=schemas))
 
 
-def shown(p: Player, k: int, view: str = "sequence") -> list:
-    """The stack children the browser's style rule shows at step k: those of class
-    harness-step-k (stepper.js)."""
-    children = p._panels.sequences if view == "sequence" else p._panels.hubs
-    return [c for c in children if f"harness-step-{k}" in c._dom_classes]
-
-
-def place(child, k: int) -> int:
-    """Where step k is in a sequence drawing: the steps prepared together share one
-    Output, from its first step a (class harness-batch-a) on, one output each."""
-    (first,) = [int(c.split("-")[-1]) for c in child._dom_classes
-                if c.startswith("harness-batch-")]
-    return k - first
-
-
 def drawn(p: Player, k: int, view: str = "sequence") -> str:
-    """The Mermaid text the browser shows at step k (stepper.js's rule)."""
-    (child,) = shown(p, k, view)
-    if view == "hub":
-        (output,) = child.outputs
-    else:
-        output = child.outputs[place(child, k)]
-    return output["data"]["text/vnd.mermaid"]
+    """The Mermaid text the browser draws at step k (stepper.js: item k of a list)."""
+    return (p._text.sequences if view == "sequence" else p._text.hubs)[k]
 
 
 def prepared(p: Player) -> list[int]:
-    return [k for k, text in enumerate(p._text.texts) if text and shown(p, k)]
+    lists = zip(p._text.texts, p._text.sequences, p._text.hubs, strict=True)
+    return [k for k, (text, *drawings) in enumerate(lists) if text and any(drawings)]
 
 
 @pytest.mark.parametrize("name", CHAPTER)
@@ -215,8 +196,6 @@ def test_live_mode_grows_and_says_what_it_waits_for() -> None:
     assert [(total, step) for _, total, step, _ in seen] == [
         (max((d for d in waits if d <= n), default=0),) * 2 for n in range(1, len(seen) + 1)]
     assert len(waits) < len(seen) / 2 and waits[-1] == len(seen)
-    # one new drawing per wait, appended: a shown child is never replaced
-    assert len(p._panels.sequences) == 2 + len(waits)  # the placeholder, step 0, each wait
     assert prepared(p) == list(range(len(seen) + 1))
     statuses = {kind: status for kind, _, _, status in seen}
     assert statuses["request"] == "⏳ en attente du modèle…"
@@ -269,7 +248,7 @@ def test_players_never_share_state() -> None:
     first.go(5)
     assert (first.step, second.step) == (5, 0)
     assert first.widget is not second.widget and first._panels is not second._panels
-    assert not set(first._panels.sequences) & set(second._panels.sequences)
+    assert first._text is not second._text and first._text.library is second._text.library
     trace = mock_run().trace
     a, b, n = Player(trace), Player(trace), len(trace.events)
     a.on_event(trace.events[0])
@@ -280,21 +259,18 @@ def test_every_step_is_prepared_for_the_browser() -> None:
     p = Player("erreur_outil", interval=0.5)
     assert p._controls.interval == 500 and p._controls.max == p.total == 14
     assert prepared(p) == list(range(15))  # short: all of it, at once
-    # ...in one Output, one output per step: one widget, not fifteen
-    assert len(p._panels.sequences) == 2 and len(p._panels.sequences[1].outputs) == 15
+    # ...as lists of one widget: no widget per drawing
+    assert len(p._text.sequences) == 15 and p.widget.children == (p._controls, p._text)
     for k in (0, 7, 14):
         assert drawn(p, k) == state(p.diagram, k).mermaid
         assert p._text.texts[k].endswith(state(p.diagram, k).bar_html)
     # The hub drawings are made the first time the learner asks for that view.
-    assert len(p._panels.hubs) == 1  # the placeholder only
+    assert p._text.hubs == [""] * 15
     p.view = "hub"
     for k in (0, 7, 14):
         assert drawn(p, k, "hub") == state(p.diagram, k).hub
-    (drawing,) = shown(p, 7)
-    output = drawing.outputs[place(drawing, 7)]
-    assert output["data"]["text/markdown"].startswith("```mermaid\n")  # for Notebook 7
-    # Steps with the same exchange share one hub drawing: few drawings for many steps.
-    assert len(p._panels.hubs) - 1 < p.total
+    # Steps with the same exchange share one hub drawing (the browser caches by text).
+    assert len(set(p._text.hubs)) < p.total
     p.next(), p.next(), p.previous()
     assert p.step == 1 and p.state().step_label == "étape 1 sur 14"
     p.go(99)
@@ -310,27 +286,23 @@ def test_a_long_run_prepares_a_window_and_more_as_the_learner_moves() -> None:
     assert set(range(5, 46)) <= set(prepared(p))
     p.go(p.total)
     assert p.total in prepared(p) and drawn(p, p.total) == state(p.diagram, p.total).mermaid
-    # appended, never replaced
-    assert p._panels.sequences.index(*shown(p, p.total)) > p._panels.sequences.index(*shown(p, 25))
 
 
-def test_a_drawing_holds_at_most_batch_steps_and_names_its_first() -> None:
-    """stepper.js's rule looks `batch` steps back for the drawing of step k."""
+def test_a_view_shown_later_gets_every_prepared_step() -> None:
     trace = mock_run(WAIT_TASK, "attente", limits=Limits(max_turns=15)).trace
     p = Player(trace, view="hub")
     for k in range(0, p.total + 1, 10):
         p.go(k)  # every step gets prepared, the hub drawings only
-    p.view = "sequence"  # then every prepared step is drawn, in batches
-    assert p._text.batch == BATCH and len(prepared(p)) == p.total + 1 > BATCH
-    for child in p._panels.sequences[1:]:
-        assert 1 <= len(child.outputs) <= BATCH
-    assert all(drawn(p, k) == state(p.diagram, k).mermaid for k in (0, BATCH, p.total))
+    assert not any(p._text.sequences)
+    p.view = "sequence"  # then every prepared step gets its sequence drawing
+    assert len(prepared(p)) == p.total + 1 > LIGHT
+    assert all(drawn(p, k) == state(p.diagram, k).mermaid for k in (0, LIGHT, p.total))
 
 
 def test_the_hub_view_and_the_full_diagram() -> None:
     p = Player("boucle_complete", view="hub")
     assert p.view == "hub" and p._controls.view == 1
-    assert len(p._panels.sequences) == 1
+    assert not any(p._text.sequences)
     assert drawn(p, 16, "hub") == state(p.diagram, 16).hub
     p.view = "sequence"  # the sequence drawings are made when first shown
     assert p._controls.view == 0 and drawn(p, 16) == state(p.diagram, 16).mermaid
@@ -338,13 +310,10 @@ def test_the_hub_view_and_the_full_diagram() -> None:
         Player("deux_tours", view="pieuvre")
     with pytest.raises(ValueError, match="vue inconnue"):
         p.view = "pieuvre"
-    # The full diagram: only for diagrams longer than the window, drawn when opened.
-    assert Player("sequenceDiagram\n  U->>H: Bonjour")._whole is None
-    assert p._whole in p.widget.children and p._full.outputs == ()
-    p.go(12)
-    p._whole.selected_index = 0
-    (output,) = p._full.outputs
-    assert arrows(output["data"]["text/vnd.mermaid"]) == 12
+    # The full diagram: only for diagrams longer than the window (the browser draws it
+    # when « Diagramme complet » is opened).
+    assert Player("sequenceDiagram\n  U->>H: Bonjour")._text.whole == ""
+    assert arrows(p._text.whole) == 16 and HIGHLIGHT not in p._text.whole
 
 
 def test_static_copy_for_exports(monkeypatch) -> None:
@@ -358,7 +327,8 @@ def test_static_copy_for_exports(monkeypatch) -> None:
     copy = html.unescape(static.data)
     assert 'class="harness-static"' in copy and arrows(copy) == 16  # the whole diagram
     assert HIGHLIGHT not in copy  # nothing highlighted
-    assert '<pre class="mermaid">flowchart LR' in copy  # and the hub view
+    assert '<pre class="harness-mermaid">flowchart LR' in copy  # and the hub view
+    assert 'application/x-harness-mermaid">' in static.data  # the library, for exports
     assert "<details><summary>Version texte</summary>" in copy and "Étape 16/16" in copy
 
 
@@ -381,13 +351,14 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
     assert len(copies) == 2
     names = ("Deux tours de function calling", "Un outil qui échoue")
     for copy, name in zip(copies, names, strict=True):
-        assert name in copy and '<pre class="mermaid">sequenceDiagram' in copy
-        assert '<pre class="mermaid">flowchart LR' in copy and "Version texte" in copy
+        assert name in copy and '<pre class="harness-mermaid">sequenceDiagram' in copy
+        assert '<pre class="harness-mermaid">flowchart LR' in copy and "Version texte" in copy
+    # the bundled Mermaid, once: what draws the copies offline (tests/test_browser.py)
+    assert page.count('<script type="application/x-harness-mermaid">') == 1
 
 
 def test_a_label_with_backticks_gets_a_longer_fence() -> None:
-    p = Player("sequenceDiagram\n  H->>M: ```code```")
-    output = p._panels.sequences[1].outputs[1]  # step 1, of the steps prepared together
+    output = diagram_output("sequenceDiagram\n  H->>M: ```code```")  # bench/browser.py's
     assert output["data"]["text/markdown"].startswith("````mermaid\n")  # for Notebook 7
 
 
@@ -401,27 +372,27 @@ def test_no_module_level_widgets() -> None:
     assert not [v for v in vars(player_module).values() if isinstance(v, w.Widget)]
 
 
-def test_the_browser_finds_each_drawing_by_its_class() -> None:
-    """The text part's style rule names the player by its class and step k's drawing by
-    the class harness-step-k (stepper.js): each step has exactly one drawing per view,
-    created with its classes; each player has its own class."""
-    p = Player("deux_tours", view="hub")
-    p.view = "sequence"
-    for view in ("sequence", "hub"):
-        assert all(len(shown(p, k, view)) == 1 for k in range(p.total + 1))
-    assert p._panels.sequences[0]._dom_classes == p._panels.hubs[0]._dom_classes \
-        == ("harness-pending",)
-    assert p._text.scope in p.widget._dom_classes
-    assert p._text.scope != Player("deux_tours")._text.scope
+def test_the_text_part_is_created_with_every_list_and_the_library() -> None:
+    """Every widget is created with its whole state: an update right after a creation
+    may be lost (Notebook 7). The library (the bundled Mermaid) is one widget per kernel."""
+    from harness_lib.course.player.renderer import MERMAID_VERSION, library, library_bytes
+
+    p = Player("deux_tours")
+    lists = (p._text.texts, p._text.knowns, p._text.sequences, p._text.hubs)
+    assert [len(x) for x in lists] == [p.total + 1] * 3 + [p.total + 1]
+    assert p._text.library is library() and library().version == MERMAID_VERSION
+    assert library().source == library_bytes() and library_bytes()[:2] == b"\x1f\x8b"  # gzip
 
 
-def test_a_live_step_whose_exchange_changes_moves_to_its_new_hub_drawing() -> None:
+def test_a_live_step_whose_exchange_changes_gets_its_new_hub_drawing() -> None:
     run = mock_run()
     p = Player(replace(run.trace, events=[]))
     p.view = "hub"
     for event in run.trace.events:
         p.on_event(event)
-        assert all(len(shown(p, k, "hub")) == 1 for k in range(p.total + 1))
+        assert all(p._text.hubs[: p.total + 1])  # every step drawn, as the run grows
+    # At the end every step is drawn again: its exchange as the whole run shows it.
+    assert p._text.hubs == [state(p.diagram, k).hub for k in range(p.total + 1)]
 
 
 # « Que sait le modèle ? »: what the model received at its last call, beside messages[] now.
@@ -473,3 +444,23 @@ def test_a_refused_call_never_reached_the_model() -> None:
     model, _ = _views(diagram, len(diagram.steps))
     assert "Appel 1, à l’étape 2" in model and "refusé par l’API" in model
     assert call_steps(diagram) == [2]  # the refused request is not a call the model got
+
+
+def test_the_course_widgets_turn_on_colabs_widget_manager(monkeypatch) -> None:
+    """In Colab (its google.colab.output module loaded), a widget of the course calls
+    anywidget's Colab hook, as AnyWidget.__init__ would: Colab then draws the player."""
+    import sys
+    import types
+
+    import anywidget._util
+
+    calls: list[int] = []
+    colab = types.ModuleType("google.colab.output")
+    colab.enable_custom_widget_manager = lambda: calls.append(1)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "google.colab.output", colab)
+    once = anywidget._util.enable_custom_widget_manager_once  # functools.cache: once a process
+    once.cache_clear()
+    Player("deux_tours")
+    Player("deux_tours")
+    once.cache_clear()  # the next test's process state, as before this one
+    assert calls == [1]

@@ -122,12 +122,12 @@ def static_html(diagram: Diagram) -> str:
     """The whole diagram, its hub view and its text version, for HTML exports and
     viewers without a kernel.
 
-    Diagrams are written as nbconvert writes them (`<div class="jp-Mermaid"><pre
-    class="mermaid">`): its HTML export draws them when it can load Mermaid, and shows
-    their text otherwise. JupyterLab draws no Mermaid from HTML: nothing to render.
+    Diagrams are Mermaid text in `<pre class="harness-mermaid">`, readable as it is;
+    `player/static.py` adds what draws them offline (the bundled Mermaid). Not
+    nbconvert's own `jp-Mermaid` form: its export hides that text until a CDN draws it.
     """
     def block(mermaid: str) -> str:
-        return f'<div class="jp-Mermaid"><pre class="mermaid">{html.escape(mermaid)}</pre></div>'
+        return f'<pre class="harness-mermaid">{html.escape(mermaid)}</pre>'
 
     return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
             f"</b> (copie statique du lecteur)</p>{block(to_mermaid(diagram, highlight=False))}"

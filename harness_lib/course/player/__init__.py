@@ -4,9 +4,11 @@
     state.py           what one step shows (drawing, note, « Que sait le modèle ? », the bar)
     known.py           « Que sait le modèle ? » (its last call) beside messages[] now
     narration.py       what each step says: its note and its status
-    panels.py          the stacks of prepared drawings, batch by batch
-    stepper.py (+.js, .css)  the controls, running in the browser (an anywidget)
-    browser_widget.py  the base of the course's own anywidgets (stepper, question)
+    panels.py          the prepared steps: Mermaid text and HTML, in the text part's lists
+    stepper.py (+.js, .css)  the controls and the text part, in the browser (an anywidget)
+    renderer.py (+.js) the bundled Mermaid (vendor/): sent once per kernel, draws for every player
+    static.py (+.js)   the static copy, drawn offline in an HTML export
+    browser_widget.py  the base of the course's own anywidgets (stepper, renderer, question)
 
 Imports the harness and drawing/; never the playground, the exercises or the lessons.
 """

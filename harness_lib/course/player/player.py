@@ -22,20 +22,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from uuid import uuid4
 
 from ...loop import SYSTEM_PROMPT, run
 from ...messages import system
 from ...tokens import tools_tokens
 from ...tools import Tool
 from ...trace import Event, Run, Trace, waits_after
-from ..drawing import charts
 from ..drawing.diagram import Diagram, from_trace, peak, transcript
 from ..drawing.mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
 from .known import call_steps
 from .narration import START_NOTE, status
-from .panels import BATCH, LIGHT, Panels
-from .state import WINDOW, PlayerState, diagram_output, state, turn_label
+from .panels import LIGHT, Panels
+from .state import WINDOW, PlayerState, state, turn_label
+from .static import static_copy
 from .stepper import HUB, SEQUENCE, step_text, stepper
 
 if TYPE_CHECKING:
@@ -143,40 +142,27 @@ class Player:
             return {"layout": self._layout, "_dom_classes": [f"harness-{n}" for n in names]}
 
         self._scale = self._bar_scale()
-        self._panels = Panels(w, self._layout, self.state, view)
+        self._panels = Panels(self.state, view)
         self._panels.prepare(0, self.total)
-        # The diagram stacks: boxes whose children are all in the page (each drawn once),
-        # hidden by stepper.css but the one the text part's style rule shows.
-        sequence = w.VBox(self._panels.sequences, **shared("sequence", "stack"))
-        hub = w.VBox(self._panels.hubs, **shared("hub", "stack"))
-        views = w.VBox([sequence, hub], **shared("diagram"))
         self._controls = stepper(self.total, interval, view, captions=self._captions(),
                                  calls=call_steps(self.diagram), **shared())
-        # The text part follows the controls, in the browser; its rules name this player.
-        scope = f"harness-player-{uuid4().hex}"
-        self._text = step_text(self._controls, scope, **shared(), batch=BATCH,
+        # The text part follows the controls, in the browser, and draws the step itself.
+        self._text = step_text(self._controls, **shared(), whole=self._whole_text(),
                                transcript=transcript(self.diagram),
                                **self._panels.lists(self.total))
-        self._panels.attach((sequence, hub), self._text)
+        self._panels.attach(self._text)
         self._controls.observe(lambda change: self._panels.prepare(change["new"], self.total),
                                names="value")
         self._controls.observe(lambda change: self._panels.show_view(
             change["new"], self.step, self.total), names="view")
-        self._whole: Any = None  # « Diagramme complet », for diagrams longer than the window
-        parts = [self._controls, views, self._text]
-        if self.total > WINDOW:  # the window hides steps: the whole diagram, one click away
-            parts.append(self._full_diagram())
-        self._box = w.VBox(parts, layout=self._layout, _dom_classes=["harness-player", scope])
+        self._box = w.VBox([self._controls, self._text], layout=self._layout,
+                           _dom_classes=["harness-player"])
         return self._box
 
-    def _full_diagram(self) -> Any:
-        """« Diagramme complet »: at its natural size (stepper.css), drawn when opened."""
-        w = self._w
-        self._full = w.Output(layout=self._layout, _dom_classes=["harness-full"])
-        self._whole = w.Accordion([self._full], titles=["Diagramme complet"],
-                                  layout=self._layout, _dom_classes=["harness-whole"])
-        self._whole.observe(lambda _: self._draw_full(), names="selected_index")
-        return self._whole
+    def _whole_text(self) -> str:
+        """« Diagramme complet », for diagrams longer than the window ("": none); the
+        browser draws it, at its natural size (stepper.css), when it is opened."""
+        return to_mermaid(self.diagram, highlight=False) if self.total > WINDOW else ""
 
     def _bar_scale(self) -> int:
         """The context bar's width in tokens, the same for every step: computed once."""
@@ -194,19 +180,8 @@ class Player:
             self._controls.captions = self._captions()
             self._controls.calls = call_steps(self.diagram)
             self._text.transcript = transcript(self.diagram)
-            if self.total > WINDOW:
-                self._draw_full(again=True)
+            self._text.whole = self._whole_text()
             self._panels.prepare(max(steps), self.total, steps)
-
-    def _draw_full(self, again: bool = False) -> None:
-        """The full diagram, drawn when « Diagramme complet » is opened (one more Mermaid
-        render, only for who asks); `again`: the diagram grew, draw it anew."""
-        if self._whole is None:  # a live run outgrew the window: append the accordion
-            self._box.children = [*self._box.children, self._full_diagram()]
-        if again:
-            self._full.outputs = ()
-        if self._whole.selected_index is not None and not self._full.outputs:
-            self._full.outputs = (diagram_output(to_mermaid(self.diagram, upto=self.step or None)),)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The widget; its text version for viewers that show neither widgets nor HTML.
@@ -223,7 +198,7 @@ class Player:
         from IPython.display import HTML, display
 
         display(self._repr_mimebundle_(), raw=True)
-        display(HTML(charts.static_html(self.diagram)))
+        display(HTML(static_copy(self.diagram)))
 
 
 def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> Run:
@@ -234,7 +209,7 @@ def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> R
     prompt = kwargs.setdefault("system_prompt", SYSTEM_PROMPT)
     player = Player(Trace(system=system(prompt), tools_tokens=tools_tokens(schemas), tools=schemas))
     display(player._repr_mimebundle_(), raw=True)
-    static = display(HTML(charts.static_html(player.diagram)), display_id=True)
+    static = display(HTML(static_copy(player.diagram)), display_id=True)
     listener = kwargs.pop("on_event", None)
 
     def on_event(event: Event) -> None:
@@ -244,6 +219,6 @@ def run_live(task: str, model: Model, tools: Sequence[Tool], **kwargs: Any) -> R
 
     done = run(task, model, tools, on_event=on_event, **kwargs)
     if static is not None:  # the static copy (exports, viewers) shows the whole run
-        static.update(HTML(charts.static_html(player.diagram)))
+        static.update(HTML(static_copy(player.diagram)))
     return done
 

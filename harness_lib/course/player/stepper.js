@@ -1,11 +1,11 @@
 // The player's browser side, in two parts (the `part` trait of each model):
 // - "controls": buttons, slider, keys and « Lecture ». The current step is the
 //   model's `value`, the view (0 sequence, 1 hub) its `view`.
-// - "text": follows the controls' model, in the browser: shows the current step's
-//   note and context bar, « Que sait le modèle ? » and the text version, from lists
-//   the kernel prepared once, and shows, by a style rule, the drawing of the
-//   current step. So a step never waits for the kernel, and
-//   « Lecture » goes on while the kernel is busy.
+// - "text": follows the controls' model, in the browser: draws the current step's
+//   diagram (its Mermaid text, with the bundled Mermaid of renderer.js, cached; the
+//   steps ahead in idle time) and shows its note and context bar, « Que sait le
+//   modèle ? » and the text version, from lists the kernel prepared once. So a step
+//   never waits for the kernel, and « Lecture » goes on while the kernel is busy.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
 
 const REDUCED = "(prefers-reduced-motion: reduce)";
@@ -151,54 +151,109 @@ function details(title, body) {
               [make("summary", { textContent: title }), body]);
 }
 
-// The style rule that shows, in the player of class `scope`, the current view and the
-// drawing of step k. stepper.css hides every child of a stack; each drawing carries the
-// steps it draws as classes (harness-step-k), the placeholder harness-pending. The steps
-// prepared together share one sequence drawing, one output each, in order, and the
-// drawing names its first step a (harness-batch-a): step k is its output k − a + 1. So
-// the rule lists each possible a, up to `batch` steps back (panels.py). A rule rather
-// than a widget message: a drawing that reaches the page after the step that needs it
-// is shown as soon as it arrives, whatever order the messages came in; until then
-// (`:has`), the placeholder.
-function rule(scope, view, k, batch) {
-  const player = `.${scope}`, hidden = view === 0 ? "hub" : "sequence", step = `harness-step-${k}`;
-  const others = [];
-  for (let a = k; a >= 0 && a > k - batch; a--) {
-    others.push(`${player} .harness-sequence > .${step}.harness-batch-${a}`
-                + ` .jp-OutputArea-child:not(:nth-child(${k - a + 1}))`);
+// The meeting point with renderer.js (the bundled Mermaid), whichever module runs first.
+function drawerSlot() {
+  const key = "__harnessDrawer";
+  if (!globalThis[key]) {
+    let resolve;
+    const ready = new Promise((r) => (resolve = r));
+    globalThis[key] = { ready, resolve, started: false };
   }
-  return `${player} .harness-${hidden} { display: none !important; }\n`
-    + `${others.join(",\n")} { display: none !important; }\n`
-    + `${player} .harness-stack > .${step},\n`
-    + `${player} .harness-stack:not(:has(> .${step})) > .harness-pending`
-    + ` { display: block !important; }`;
+  return globalThis[key];
+}
+
+const PENDING = "Étape en préparation : le noyau Python la prépare dès qu’il est libre.";
+const AHEAD = [1, 2, 3, -1]; // the steps drawn in idle time, after the one shown
+
+// One drawing area: the Mermaid text of a step, drawn by the page's one drawer (cached),
+// shown as an <img> once decoded, or as text with Mermaid's message if it refuses it.
+// `paint` returns what to put in place, or null if it is there already: the caller puts
+// it only if no later step was asked for meanwhile.
+function drawingArea(className) {
+  const node = make("div", { className });
+  let shown = null; // the text drawn now (with its theme)
+  const put = (key, extra, ...children) => () => {
+    node.className = extra ? `${className} ${extra}` : className;
+    node.replaceChildren(...children);
+    shown = key;
+  };
+  async function paint(drawer, source, alt) {
+    if (!source || !drawer || drawer.failed) {
+      const why = !source ? PENDING : drawer?.failed ? `Dessin impossible : ${drawer.failed}`
+        : "Dessin en cours…";
+      const code = source && drawer?.failed ? [make("pre", { textContent: source })] : [];
+      return put(null, "harness-pending", make("p", {}, [make("i", { textContent: why })]), ...code);
+    }
+    const key = `${document.body.dataset.jpThemeLight}\n${source}`;
+    if (key === shown) return null;
+    const figure = await drawer.draw(source);
+    if (figure.error) {
+      return put(key, "harness-refused", make("pre", { textContent: source }),
+                 make("pre", { textContent: figure.error }));
+    }
+    const img = make("img", { src: `data:image/svg+xml,${encodeURIComponent(figure.svg)}`,
+                              alt: figure.title || alt });
+    if (figure.width) img.width = figure.width;
+    await img.decode().catch(() => {}); // swapped in once it can be painted: no blank frame
+    return put(key, "", img);
+  }
+  return { node, paint, reset: () => (shown = null) };
 }
 
 async function renderText({ model, el }) {
+  const area = drawingArea("harness-drawing");
   const text = make("div", { className: "harness-text" });
   const known = make("div", { className: "harness-known" });
   const transcript = make("div", { className: "harness-transcript" });
-  const style = make("style");
-  el.append(style, text, details("Que sait le modèle ?", known),
-            details("Version texte", transcript));
-  const pending = "<p><i>Étape en préparation : le noyau Python la prépare dès qu’il est libre.</i></p>";
+  const full = drawingArea("harness-drawing harness-full");
+  const whole = details("Diagramme complet", full.node);
+  whole.classList.add("harness-whole");
+  el.append(make("div", { className: "harness-diagram" }, [area.node]), text,
+            details("Que sait le modèle ?", known), details("Version texte", transcript), whole);
   // The player's controls (another model of this widget): they hold the step and view.
-  const ref = model.get("controls").replace("IPY_MODEL_", "");
-  const controls = await model.widget_manager.get_model(ref);
+  const ref = (name) => model.widget_manager.get_model(model.get(name).replace("IPY_MODEL_", ""));
+  const controls = await ref("controls");
+  let drawer = null, painting = 0;
+  const list = () => (controls.get("view") === 1 ? "hubs" : "sequences");
+  async function paint() {
+    const k = controls.get("value"), name = list(), sources = model.get(name);
+    const mine = ++painting; // a later step asked meanwhile: this one is not shown
+    const put = await area.paint(drawer, sources[k], `Diagramme, étape ${k}`);
+    if (mine !== painting) return;
+    if (put) put();
+    if (drawer && !drawer.failed) drawer.ahead(AHEAD.map((d) => sources[k + d]));
+  }
+  async function paintWhole() {
+    if (!whole.open) return;
+    const put = await full.paint(drawer, model.get("whole"), "Diagramme complet");
+    if (put && whole.open) put();
+  }
   function show() {
     const k = controls.get("value");
-    // The HTML comes from the kernel, built from escaped text (player_state.py).
-    text.innerHTML = model.get("texts")[k] || pending;
-    known.innerHTML = model.get("knowns")[k] || pending;
+    // The HTML comes from the kernel, built from escaped text (state.py).
+    text.innerHTML = model.get("texts")[k] || `<p><i>${PENDING}</i></p>`;
+    known.innerHTML = model.get("knowns")[k] || `<p><i>${PENDING}</i></p>`;
     transcript.textContent = model.get("transcript");
-    style.textContent = rule(model.get("scope"), controls.get("view"), k, model.get("batch"));
+    whole.hidden = !model.get("whole");
     // For the browser test's failure message: how many steps the kernel has prepared.
     el.dataset.prepared = model.get("texts").filter(Boolean).length;
+    paint();
   }
+  whole.addEventListener("toggle", paintWhole);
   controls.on("change:value change:view", show);
-  model.on("change:texts change:knowns change:transcript", show);
+  model.on("change:texts change:knowns change:transcript change:sequences change:hubs", show);
+  model.on("change:whole", () => { full.reset(); paintWhole(); });
   show();
-  return () => controls.off("change:value change:view", show);
+  // The drawer: the bundled Mermaid, installed by the renderer widget (once per page).
+  await ref("library");
+  drawer = await drawerSlot().ready;
+  let stop = () => {};
+  if (!drawer.failed) {
+    stop = drawer.onTheme(() => { area.reset(); full.reset(); paint(); paintWhole(); });
+  }
+  paint();
+  paintWhole();
+  return () => { controls.off("change:value change:view", show); stop(); };
 }
 
 function render(view) {

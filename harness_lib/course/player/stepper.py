@@ -8,10 +8,11 @@ kernel would freeze the player. This is one small anywidget instead, `stepper.js
   « Suivante », a slider, the speed of « Lecture », « Appel précédent » / « Appel
   suivant » (the model calls, `calls`), the keys (←/→, Espace, Début/Fin, Page↑/Page↓
   for the calls), the view (séquence or hub). It moves `value`, the step shown;
-- `step_text(controls, scope)`, below the diagram: follows the controls in the
-  browser, and shows the current step's note and context bar, « Que sait le
-  modèle ? » and the text version, from lists prepared by the kernel; a style rule
-  of its own shows, in the player whose class is `scope`, the drawing of that step.
+- `step_text(controls)`, below the controls: follows them in the browser, draws the
+  current step's diagram from its Mermaid text (the bundled Mermaid of
+  `renderer.py`, once per page) and shows its note and context bar, « Que sait le
+  modèle ? », the text version and « Diagramme complet », from lists prepared by
+  the kernel.
 
 Python only holds traits:
 
@@ -43,14 +44,17 @@ def _stepper_class() -> type:
         captions = traitlets.List(traitlets.Unicode()).tag(sync=True)  # « tour 2 / 4 », per step
         calls = traitlets.List(traitlets.Int()).tag(sync=True)  # the steps that call the model
         part = traitlets.Unicode("controls").tag(sync=True)  # or "text"
-        # The "text" part: HTML per step ("" while not prepared), and the transcript;
-        # the player's controls, and the player's own class (its style rules name it).
+        # The "text" part: per step, HTML and Mermaid text ("" while not prepared); the
+        # transcript, the whole diagram ("": none), the player's controls, and the
+        # renderer widget that brings Mermaid to the page.
         texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
         knowns = traitlets.List(traitlets.Unicode()).tag(sync=True)
-        batch = traitlets.Int(1).tag(sync=True)  # the most steps one sequence drawing holds
+        sequences = traitlets.List(traitlets.Unicode()).tag(sync=True)
+        hubs = traitlets.List(traitlets.Unicode()).tag(sync=True)
         transcript = traitlets.Unicode().tag(sync=True)
+        whole = traitlets.Unicode().tag(sync=True)
         controls = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
-        scope = traitlets.Unicode().tag(sync=True)
+        library = traitlets.Any(None).tag(sync=True, **widgets.widget_serialization)
 
     return Stepper
 
@@ -65,7 +69,9 @@ def stepper(total: int, interval: float, view: int = SEQUENCE, **traits: Any) ->
                                "captions": [""] * (total + 1), **traits})
 
 
-def step_text(controls: Any, scope: str, **traits: Any) -> Any:
-    """The text part: follows `controls`, and shows, in the player whose class is
-    `scope`, the drawing of the current step; `traits`: its lists."""
-    return _stepper_class()(part="text", controls=controls, scope=scope, **traits)
+def step_text(controls: Any, **traits: Any) -> Any:
+    """The text part: follows `controls`, draws the current step and shows its texts;
+    `traits`: its lists."""
+    from .renderer import library
+
+    return _stepper_class()(part="text", controls=controls, library=library(), **traits)
