@@ -12,8 +12,8 @@ only imports of ipywidgets and IPython in the project. One folder per concept:
     lessons/     one notebook's own views: approval (05), ReAct (06), code walk, saved traces (07)
 
 Imports go one way: drawing/ and missions/ use only the harness; player/ uses drawing/;
-playground/ uses drawing/, missions/ and player/ (its text fitting); exercises/ and lessons/ may use all of these,
-never the reverse (tests/test_import.py checks it).
+playground/ uses drawing/, missions/ and player/ (its text fitting); exercises/ and lessons/
+may use all of these, never the reverse (tests/test_import.py checks it).
 
 What a notebook needs is importable from here, loaded on first use so that
 `import harness_lib.course` stays light:
