@@ -60,6 +60,11 @@ def _incident(name: str, title: str, correct: int, feedback: list[str]) -> Multi
 
 
 VOTE = "<b>Votez avant de lire.</b> "
+# The questions that ask for a prediction: nothing the page shows above them (nor the Markdown
+# right below) may state their answer (tests/test_notebooks.py executes the notebooks to check).
+PREDICTIONS = frozenset({"01-qui-execute", "01-fichier-contexte", "01-outils-messages",
+                         "02-refus-1", "02-refus-2", "02-refus-3", "03-appels", "04-appels",
+                         "05-entre-deux-runs"})
 QUESTIONS: dict[str, Spec] = {
     # --- 01 Deux tours de function calling
     "01-qui-execute": MultipleChoice(
@@ -289,7 +294,7 @@ QUESTIONS: dict[str, Spec] = {
          "jamais recevoir un contenu inventé."]),
     # --- 04 La boucle complète
     "04-appels": Numeric(
-        "<p>Avant de lancer la mission : le modèle doit lire price.py, le corriger, lancer les "
+        "<p>Avant de regarder le diagramme : le modèle doit lire price.py, le corriger, lancer les "
         "tests, puis rendre compte, une action par tour. <b>Combien d’appels au modèle</b> le "
         "harness fera-t-il en tout ?</p>",
         4, unit="appels",
