@@ -55,7 +55,7 @@ def test_each_missing_piece_is_named() -> None:
     harness.read_file("docs/README.md")  # not what was asked
     assert "Vous avez exécuté read_file" in texts(harness, messages)[0]
     result = harness.execute(reply.tool_calls[0])  # exactly what was asked
-    assert "RULE 2 : aucun message tool ne répond à call_1" in texts(harness, messages)[0]
+    assert "aucun message tool ne répond à call_1 (règle 2)" in texts(harness, messages)[0]
     messages.append(tool_result("call_9", result))
     assert "porte tool_call_id 'call_9', la demande s’appelle 'call_1'" in \
         texts(harness, messages)[0]

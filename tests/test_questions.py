@@ -140,3 +140,16 @@ def test_the_revealed_answer_never_says_oui(name: str) -> None:
     """Shown after two wrong tries: « La bonne réponse : … », then why, with no « Oui »."""
     revealed = QUESTIONS[name].reveal()  # type: ignore[union-attr]
     assert revealed.startswith("La bonne réponse") and "». Oui" not in revealed
+
+
+def test_the_provider_texts_quoted_by_the_questions_are_word_for_word() -> None:
+    """« mot pour mot »: a quoted API text keeps its colon and straight quotes (no French
+    typography inside <code>), as provider_texts.py writes it."""
+    from harness_lib.course.exercises.french import typography
+    from harness_lib.provider_texts import TEXTS
+
+    pages = " ".join(typography(f) for spec in QUESTIONS.values()
+                     for f in getattr(spec, "feedback", ()) if isinstance(f, str))
+    assert "did not have response messages: call_1" in pages
+    assert TEXTS["orphan"][0].split(": ", 1)[1].rstrip(".") in pages
+    assert "'tool_call_id' of 'call_9' not found in 'tool_calls' of previous message" in pages

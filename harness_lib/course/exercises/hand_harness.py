@@ -147,8 +147,8 @@ class HandHarness:
         if mine is None:
             stray = next((m for m in results if m.get("content") == run.result), None)
             why = (f"le résultat de {name} porte tool_call_id {stray.get('tool_call_id')!r}, "
-                   f"la demande s’appelle {call_id!r}" if stray else "RULE 2 : aucun message "
-                   f"tool ne répond à {call_id}")
+                   f"la demande s’appelle {call_id!r}" if stray else "aucun message tool "
+                   f"ne répond à {call_id} (règle 2)")
             return [Feedback(False, "règle 2", f"{shown} a été exécuté, mais {why}. Ajoutez "
                              f"tool_result({call_id!r}, resultat).")]
         misplaced = _misplaced(messages, mine, reply, call_id)

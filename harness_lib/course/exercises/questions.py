@@ -178,12 +178,12 @@ QUESTIONS: dict[str, Spec] = {
     "02-refus-1": _refusal(
         "<p>Variation 1 : on retire le message assistant (celui qui porte <code>tool_calls</code>) "
         "et on garde le résultat de call_1. <b>Que répond l’API ?</b></p>", 1,
-        ["Le modèle ne verra jamais cette conversation : avant lui, l’API vérifie que chaque "
+        ["Le modèle ne verra jamais cette conversation : avant lui, l’API vérifie chaque "
          "résultat d’outil. Regardez ce qui le précède, maintenant que le message assistant a "
          "disparu.",
-         "Oui. Sans le message assistant, le résultat de call_1 arrive de nulle part : « messages "
-         "with role 'tool' must be a response to a preceeding message with 'tool_calls' ». C’est "
-         "la règle 1.",
+         "Oui. Sans le message assistant, le résultat de call_1 arrive de nulle part : « <code>messages "
+         "with role 'tool' must be a response to a preceeding message with 'tool_calls'</code> ». "
+         "C’est la règle 1.",
          "Le résultat est toujours là. Relisez ce que la variation a retiré, et ce que ce message "
          "portait.",
          "Le tool_call_id vaut toujours call_1 : le problème est ailleurs, et plus grave."]),
@@ -193,8 +193,8 @@ QUESTIONS: dict[str, Spec] = {
         ["Avant de laisser passer la conversation, l’API vérifie chaque demande d’outil. Relisez "
          "ce que la variation a retiré.",
          "Il n’y a plus de résultat d’outil du tout, donc pas de résultat orphelin.",
-         "Oui. call_1 reste sans réponse : « … did not have response messages : call_1 ». C’est "
-         "la règle 2.",
+         "Oui. call_1 reste sans réponse : « <code>… did not have response messages: "
+         "call_1</code> ». C’est la règle 2.",
          "Il n’y a plus de message tool, donc plus de tool_call_id à comparer."]),
     "02-refus-3": _refusal(
         "<p>Variation 3 : le résultat est là, mais son <code>tool_call_id</code> vaut call_9 au "
@@ -205,9 +205,9 @@ QUESTIONS: dict[str, Spec] = {
          "demande. Mais à laquelle répond-il ?",
          "C’est vrai, call_1 n’a plus de résultat ; mais l’API lit les messages dans l’ordre, et "
          "elle bute sur autre chose avant.",
-         "Oui. Le résultat désigne call_9, que personne n’a demandé : « 'tool_call_id' of "
-         "'call_9' not found in 'tool_calls' of previous message ». Un identifiant se recopie "
-         "exactement."]),
+         "Oui. Le résultat désigne call_9, que personne n’a demandé : « <code>'tool_call_id' of "
+         "'call_9' not found in 'tool_calls' of previous message</code> ». Un identifiant se "
+         "recopie exactement."]),
     "02-oubli-assistant": MultipleChoice(
         "<p>Votre harness exécute <code>read_file</code> mais n’ajoute pas à "
         "<code>messages[]</code> le message assistant qui portait la demande. Que se passe-t-il "
@@ -218,8 +218,8 @@ QUESTIONS: dict[str, Spec] = {
         1,
         ["Le modèle recevrait un résultat sans savoir qu’il l’a demandé ; et la plupart des API "
          "ne vont même pas jusque-là.",
-         "C’est la variation 1 : « messages with role 'tool' must be a response to a preceeding "
-         "message with 'tool_calls' ». La règle 1 évite cela.",
+         "C’est la variation 1 : « <code>messages with role 'tool' must be a response to a "
+         "preceeding message with 'tool_calls'</code> ». La règle 1 évite cela.",
          "Il n’en aura pas l’occasion : quelqu’un d’autre lit la requête avant lui."]),
     "02-trois-resultats": MultipleChoice(
         "<p>Le modèle demande a.txt, b.txt et c.txt dans le même tour. Que doit contenir "
