@@ -10,7 +10,7 @@ from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
 from harness_lib import SYSTEM_PROMPT, ApiError, Completion, HarnessError
-from harness_lib.course.exercises.hand_harness import HandHarness
+from harness_lib.course.exercises.hand_harness import HandHarness, TourError
 from harness_lib.course.missions.scenarios import README_TASK
 from harness_lib.messages import check_conversation, system, tool_result, user
 
@@ -153,3 +153,20 @@ def test_a_result_after_another_message_is_explained() -> None:
     verdicts = {f.field: f for f in harness.check([*messages, pieces[2], user("?"), pieces[3]])}
     assert "le message 3 s’intercale" in verdicts["règle 2"].text
     assert "s’intercale entre la demande et son résultat" in verdicts["API"].text
+
+
+def test_another_file_in_tour_1_is_explained_at_tour_2() -> None:
+    """03's « exécutez un autre fichier »: the model answers at once, and the next tour says
+    why there is nothing to run, in French, instead of an IndexError."""
+    harness, messages, reply = start()
+    messages.append(reply.message)
+    result = harness.read_file("docs/README.md")  # not the file asked for
+    messages.append(tool_result(harness.request(reply)["id"], result))
+    assert "Vous avez exécuté read_file" in texts(harness, messages)[0]
+    second = harness.call(messages, show=False)
+    _, again = harness.turn(2)
+    assert again is second and not second.tool_calls  # the model already answered
+    with pytest.raises(TourError) as raised:
+        harness.request(again)
+    assert "L’appel 2 ne demande aucun outil" in raised.value.explication
+    assert raised.value._render_traceback_() == [f"✘ {raised.value.explication}"]

@@ -34,6 +34,7 @@ _PUBLIC = {
     "drawing.diagram": ("ledger_at", "total_at"),
     "drawing.hub": ("hub_edges",),
     "drawing.mermaid": ("chapter_diagram",),
+    "drawing.trace_diagram": ("reason_text",),
     "player.player": ("Player", "run_live"),
     "missions.scenarios": ("PRICE_TASK", "QUESTION", "README_TASK", "WAIT_TASK",
                            "example_workspace", "replay", "workspace_for"),

@@ -41,6 +41,13 @@ from ..playground.toggle import send
 from .tool_message import Feedback, feedback_html
 
 
+class TourError(HarnessError):
+    """A tour that cannot be played as written: shown as its French explanation alone."""
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows these lines, no traceback
+        return [f"✘ {self.explication}"]
+
+
 @dataclass(frozen=True)
 class ToolRun:
     """A tool you ran by hand, and what it returned."""
@@ -85,6 +92,19 @@ class HandHarness:
         messages, runs = self.sent[n - 1]
         self.replies, self.sent, self.runs = self.replies[:n], self.sent[:n], self.runs[:runs]
         return copy.deepcopy(messages), self.replies[-1]
+
+    def request(self, reply: Completion) -> dict[str, Any]:
+        """The tool call `reply` asks for; if it asks none, a French explanation, not an
+        IndexError (a tour played differently may have led the model to answer already)."""
+        if reply.tool_calls:
+            return reply.tool_calls[0]
+        n = next((i for i, r in enumerate(self.replies, 1) if r is reply), len(self.replies))
+        raise TourError("no tool call", explication=(
+            f"L’appel {n} ne demande aucun outil : le modèle a déjà donné sa réponse finale, "
+            "d’après ce que messages[] lui a apporté. Il n’y a rien à exécuter à ce tour. Si "
+            "vous avez changé un tour précédent (un autre fichier, un autre résultat), c’est "
+            "l’effet de ce changement : relancez ce tour avec les gestes d’origine, puis les "
+            "suivants, dans l’ordre."))
 
     def run(self, name: str, **arguments: Any) -> str:
         """Run one tool yourself, as the harness would; its result is text, errors included."""

@@ -181,8 +181,9 @@ QUESTIONS: dict[str, Spec] = {
         ["Le modèle ne verra jamais cette conversation : avant lui, l’API vérifie chaque "
          "résultat d’outil. Regardez ce qui le précède, maintenant que le message assistant a "
          "disparu.",
-         "Oui. Sans le message assistant, le résultat de call_1 arrive de nulle part : « <code>messages "
-         "with role 'tool' must be a response to a preceeding message with 'tool_calls'</code> ». "
+         "Oui. Sans le message assistant, le résultat de call_1 arrive de nulle part : "
+         "« <code>messages with role 'tool' must be a response to a "
+         "preceeding message with 'tool_calls'</code> ». "
          "C’est la règle 1.",
          "Le résultat est toujours là. Relisez ce que la variation a retiré, et ce que ce message "
          "portait.",
@@ -388,12 +389,13 @@ QUESTIONS: dict[str, Spec] = {
          "Un résumé des 15 tours, ajouté automatiquement au début du nouveau run"],
         1,
         ["Le modèle ne garde rien d’un appel à l’autre. Reste à savoir ce que run() met dans "
-         "messages[] quand il commence : la section suivante le vérifie.",
+         "messages[] quand il commence : la section « Reprendre après un arrêt » le vérifie.",
          "Oui. run() construit un messages[] neuf ; ce qui survit, c’est le dossier de travail, "
          "et le modèle ne le connaîtra que si un outil le lui rapporte. La section suivante le "
          "vérifie.",
          "Certains harness le font (on parle de compaction ou de mémoire), mais c’est du code "
-         "écrit exprès. Celui du cours en contient-il ? La section suivante le vérifie."]),
+         "écrit exprès. Celui du cours en contient-il ? La section « Reprendre après un arrêt » "
+         "le vérifie."]),
     # --- 06 ReAct
     "06-certitude": MultipleChoice(
         "<p>Le modèle écrit « Je dois lire README.md. » puis demande <code>read_file</code>. "
