@@ -32,12 +32,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import HarnessError
-from ...messages import ToolCall, check_conversation, read_call
+from ...messages import ToolCall, read_call
 from ...models import Completion
 from ...tools import run_tool, workspace_tools
 from ..missions.scenarios import example_workspace
-from ..playground.misconceptions import explain
 from ..playground.toggle import send
+from .hand_checks import api_verdict, asked, misplaced, rule_1
 from .tool_message import Feedback, feedback_html
 
 
@@ -133,7 +133,7 @@ class HandHarness:
         (so that no list of ✔ is followed by a refusal). Never raises."""
         if not isinstance(messages, list):
             return [Feedback(False, "messages", "messages[] doit être une liste de messages.")]
-        return self._steps(messages) + _api(messages)
+        return self._steps(messages) + api_verdict(messages)
 
     def _steps(self, messages: list[Any]) -> list[Feedback]:
         if not self.replies:
@@ -145,14 +145,14 @@ class HandHarness:
         if not reply.tool_calls:
             return [Feedback(True, "fin", "Le modèle a répondu sans demander d’outil : la "
                              "mission est terminée, il n’y a plus rien à exécuter.")]
-        return [_rule_1(messages, reply, len(self.replies)),
+        return [rule_1(messages, reply, len(self.replies)),
                 *(item for call in reply.tool_calls
                   for item in self._answer(messages, call, reply))]
 
     def _answer(self, messages: list[Any], call: dict[str, Any],
                 reply: Completion) -> list[Feedback]:
         """Was the call run as asked, and its result appended under its id, unchanged?"""
-        name, arguments, call_id = _asked(call)
+        name, arguments, call_id = asked(call)
         shown = f"{call_id} : {name}({json.dumps(arguments, ensure_ascii=False)})"
         run = next((r for r in reversed(self.runs) if (r.name, r.arguments) == (name, arguments)),
                    None)
@@ -171,66 +171,12 @@ class HandHarness:
                    f"ne répond à {call_id} (règle 2)")
             return [Feedback(False, "règle 2", f"{shown} a été exécuté, mais {why}. Ajoutez "
                              f"tool_result({call_id!r}, resultat).")]
-        misplaced = _misplaced(messages, mine, reply, call_id)
-        if misplaced:
+        where = misplaced(messages, mine, reply, call_id)
+        if where:
             return [Feedback(False, "règle 2", f"{shown} a été exécuté et son résultat est dans "
-                             f"messages[], mais {misplaced}")]
+                             f"messages[], mais {where}")]
         if mine.get("content") != run.result:
             return [Feedback(False, "règle 2", f"Le résultat de {call_id} n’est pas ce que {name} "
                              "a renvoyé : renvoyez-le tel quel, erreur comprise, sans rien "
                              "inventer.")]
         return [Feedback(True, "règle 2", f"{shown} exécuté, son résultat ajouté sous {call_id}.")]
-
-
-def _rule_1(messages: list[Any], reply: Completion, n: int) -> Feedback:
-    ids = ", ".join(str(c.get("id")) for c in reply.tool_calls)
-    if reply.message in messages:
-        return Feedback(True, "règle 1", f"La réponse de l’appel {n} ({ids}) est dans messages[], "
-                        "telle quelle.")
-    return Feedback(False, "règle 1", f"La réponse de l’appel {n}, qui demande {ids}, n’est pas "
-                    "dans messages[] (ou a été modifiée) : ajoutez-la telle quelle, "
-                    "messages.append(reponse.message).")
-
-
-def _misplaced(messages: list[Any], result: dict[str, Any], reply: Completion,
-               call_id: str) -> str:
-    """Why the result of `call_id` is not where the API wants it: right after its request,
-    among the tool messages that follow it. "" when it is there."""
-    at = next(i for i, m in enumerate(messages) if m is result)
-    asked = [i for i, m in enumerate(messages) if m == reply.message]
-    if not asked:
-        return (f"la demande {call_id} n’y est pas : ce résultat ne répond à rien (règle 1 "
-                "d’abord, puis le résultat).")
-    request = max((i for i in asked if i < at), default=None)
-    if request is None:
-        return (f"il est au message {at}, avant la demande {call_id} (message {asked[0]}) : "
-                "le résultat vient après sa demande.")
-    between = [i for i in range(request + 1, at)
-               if not (isinstance(messages[i], dict) and messages[i].get("role") == "tool")]
-    if between:
-        return (f"le message {between[0]} s’intercale entre la demande (message {request}) et "
-                "le résultat : les résultats suivent immédiatement leur demande.")
-    return ""
-
-
-def _api(messages: list[Any]) -> list[Feedback]:
-    """What the API would answer to this messages[]: nothing when it accepts it."""
-    problems = check_conversation(messages)
-    if not problems:
-        return []
-    found = explain(messages, problems)
-    why = found.text if found is not None else problems[0].explication
-    return [Feedback(False, "API", f"L’API refuserait ce messages[] : « {problems[0].message} » "
-                     f"{why}")]
-
-
-def _asked(call: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
-    """A call's tool name, arguments (decoded) and id."""
-    function = call.get("function") or {}
-    try:
-        arguments = json.loads(function.get("arguments") or "{}")
-    except ValueError:  # a real model may write broken JSON: compare it as text
-        arguments = {"arguments": function.get("arguments")}
-    return str(function.get("name")), arguments if isinstance(arguments, dict) else {}, \
-        str(call.get("id"))
-
