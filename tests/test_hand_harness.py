@@ -96,7 +96,7 @@ def test_a_turn_can_be_played_again() -> None:
     assert harness.turn(1)[0] == [system(SYSTEM_PROMPT), user(README_TASK)]
     with pytest.raises(HarnessError) as early:
         harness.turn(2)
-    assert "L’appel 2 n’a pas encore eu lieu" in early.value.explication
+    assert "L’appel 2 n’a pas eu lieu" in early.value.explication
 
 
 def test_garbage_never_raises() -> None:

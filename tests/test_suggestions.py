@@ -41,10 +41,12 @@ def errors(nb: Any) -> list[str]:
 
 
 def printed(nb: Any, words: str) -> str:
-    """The text output of the cell whose source contains `words`."""
+    """What the cell whose source contains `words` shows, as text (spaces made plain)."""
     cell = next(c for c in nb.cells if words in c.source)
-    return "".join("".join(o.get("text", "")) + "".join(
-        o.get("traceback", [])) for o in cell.get("outputs", []))
+    parts = ["".join(o.get("text", "")) + "".join(o.get("traceback", [])) +
+             "".join((o.get("data") or {}).get("text/html", ""))
+             for o in cell.get("outputs", [])]
+    return "".join(parts).replace("\xa0", " ").replace("\u202f", " ")
 
 
 def test_04_a_slow_mock_runs_the_same_mission_even_when_run_twice() -> None:
@@ -94,3 +96,66 @@ def test_06_each_suggestion_of_the_pencil_cell_runs(edits: dict[str, str]) -> No
     nb = tried("06_react.ipynb", edits, upto="# ✏️ À vous")
     assert errors(nb) == []
     assert "avec un raisonnement affiché" in printed(nb, "# ✏️ À vous")
+
+
+def test_04_without_bash_the_model_says_it_could_not_run_the_tests() -> None:
+    """« Avec PRICE_TASK, retirez "bash" » : it fixes the file, then says it cannot test."""
+    nb = tried("04_boucle_complete.ipynb", {
+        'proposes = ["read_file", "list_files", "edit_file", "bash"]':
+        'proposes = ["read_file", "list_files", "edit_file"]',
+        'mission_essai = "Lis price.py et résume-le"': "mission_essai = PRICE_TASK"},
+        upto="proposes = ")
+    shown = printed(nb, "proposes = ")
+    assert errors(nb) == []
+    assert "Outils demandés : ['read_file', 'edit_file']" in shown
+    assert "il me faudrait l’outil bash" in shown
+
+
+TOUR_1 = 'messages.append(reponse.message)                       # règle 1'
+
+
+@pytest.mark.parametrize("edit", [
+    {TOUR_1: "# " + TOUR_1},  # « oubliez la règle 1 »
+    {'messages.append(tool_result(demande["id"], resultat))  # règle 2':
+     'messages.append(tool_result("call_9", resultat))  # règle 2'},  # « changez l’identifiant »
+], ids=["regle-1", "identifiant"])
+def test_03_a_broken_tour_is_explained_by_the_checks_and_the_next_tour(
+        edit: dict[str, str]) -> None:
+    nb = tried("03_erreur_observation.ipynb", edit, upto="# ✏️ Tour 2")
+    tour_1 = printed(nb, "# ✏️ Tour 1")
+    assert "✘" in tour_1 and "HTTP 400" in tour_1 and "Ce qui s’est sans doute passé" in tour_1
+    tour_2 = printed(nb, "# ✏️ Tour 2")
+    assert "✘ L’appel 2 n’a pas eu lieu" in tour_2 and "Traceback" not in tour_2
+
+
+def _pencil_02() -> list[dict[str, Any]]:
+    """The messages[] of 02's ✏️ cell, as its source writes it."""
+    nb = nbformat.read(NOTEBOOKS / "02_deux_regles.ipynb", as_version=4)
+    source = next(c.source for c in nb.cells if c.source.startswith("# ✏️"))
+    scope: dict[str, Any] = {}
+    exec(source.split("reponse = send(")[0], scope)  # noqa: S102 - the course's own cell
+    return scope["messages"]
+
+
+def _without(i: int) -> Any:
+    return lambda m: m.pop(i)
+
+
+@pytest.mark.parametrize("change", [
+    _without(2), _without(3),  # « supprimer un message »
+    lambda m: m[3].update(tool_call_id="call_2"),  # « changer un identifiant »
+    lambda m: m[3].update(role="robot"),  # « remplacer "tool" par "robot" »
+    lambda m: m[3].update(content=None),  # « mettre "content": None au dernier message »
+], ids=["sans-assistant", "sans-resultat", "identifiant", "robot", "content-none"])
+def test_02_each_suggested_break_gets_the_api_refusal_explained(change: Any) -> None:
+    from harness_lib.course.playground.replies import default_tools, outputs
+    from harness_lib.course.playground.toggle import send
+    from harness_lib.errors import ApiError
+    from harness_lib.messages import check_conversation
+
+    messages = _pencil_02()
+    change(messages)
+    result = send(messages, show=False)
+    assert isinstance(result, ApiError) and result.status == 400 and result.explication
+    page = outputs(messages, default_tools(), result, check_conversation(messages))[0]
+    assert "HTTP 400" in page["text/html"] and "Affichage impossible" not in page["text/html"]

@@ -86,9 +86,13 @@ class HandHarness:
         call `n` (later calls, tools run since) is forgotten.
         """
         if not 1 <= n <= len(self.replies):
-            raise HarnessError(f"turn {n}", explication=f"L’appel {n} n’a pas encore eu lieu "
-                               f"(le modèle a répondu {len(self.replies)} fois) : lancez d’abord "
-                               "les cellules précédentes, dans l’ordre.")
+            done = len(self.replies)
+            said = "n’a pas encore répondu" if not done else \
+                f"n’a répondu que {'une fois' if done == 1 else f'{done} fois'}"
+            raise TourError(f"turn {n}", explication=(
+                f"L’appel {n} n’a pas eu lieu : le modèle {said} (un appel refusé par l’API ne "
+                "compte pas). Relancez les tours précédents, dans l’ordre, "
+                "jusqu’à ce que l’API accepte messages[]."))
         messages, runs = self.sent[n - 1]
         self.replies, self.sent, self.runs = self.replies[:n], self.sent[:n], self.runs[:runs]
         return copy.deepcopy(messages), self.replies[-1]
