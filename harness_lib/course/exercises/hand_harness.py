@@ -90,7 +90,7 @@ class HandHarness:
             said = "n’a pas encore répondu" if not done else \
                 f"n’a répondu que {'une fois' if done == 1 else f'{done} fois'}"
             raise TourError(f"turn {n}", explication=(
-                f"L’appel {n} n’a pas eu lieu : le modèle {said} (un appel refusé par l’API ne "
+                f"L’appel {n} n’a pas eu lieu : le modèle {said} (un appel refusé par l’API ne "
                 "compte pas). Relancez les tours précédents, dans l’ordre, "
                 "jusqu’à ce que l’API accepte messages[]."))
         messages, runs = self.sent[n - 1]

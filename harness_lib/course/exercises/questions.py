@@ -389,12 +389,12 @@ QUESTIONS: dict[str, Spec] = {
          "Un résumé des 15 tours, ajouté automatiquement au début du nouveau run"],
         1,
         ["Le modèle ne garde rien d’un appel à l’autre. Reste à savoir ce que run() met dans "
-         "messages[] quand il commence : la section « Reprendre après un arrêt » le vérifie.",
+         "messages[] quand il commence : la section « Reprendre après un arrêt » le vérifie.",
          "Oui. run() construit un messages[] neuf ; ce qui survit, c’est le dossier de travail, "
          "et le modèle ne le connaîtra que si un outil le lui rapporte. La section suivante le "
          "vérifie.",
          "Certains harness le font (on parle de compaction ou de mémoire), mais c’est du code "
-         "écrit exprès. Celui du cours en contient-il ? La section « Reprendre après un arrêt » "
+         "écrit exprès. Celui du cours en contient-il ? La section « Reprendre après un arrêt » "
          "le vérifie."]),
     # --- 06 ReAct
     "06-certitude": MultipleChoice(
