@@ -18,7 +18,7 @@ def test_each_refusal_of_notebook_02_ticks_its_own_target_only() -> None:
     wrong_id = chapter()[:4]
     wrong_id[3]["tool_call_id"] = "call_9"
     ticked = targets.check(send(wrong_id, show=False))
-    assert len(ticked) == 1 and "'call_9' not found" in ticked[0]
+    assert len(ticked) == 1 and "not found in 'tool_calls'" in ticked[0]
     assert targets.check(send(wrong_id, show=False)) == []  # already ticked: nothing new
     no_id = chapter()[:4]
     del no_id[3]["tool_call_id"]

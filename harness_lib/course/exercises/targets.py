@@ -120,8 +120,8 @@ def api_targets() -> Targets:
     """Notebook 02's ✏️ messages[] cell: break the conversation in each way the API refuses."""
     return Targets([
         Target("obtenez une réponse finale du modèle (la conversation intacte)", final_answer),
-        Target("obtenez l’erreur `'call_9' not found` : un tool_call_id qui ne répond à "
-               "aucune demande", refusal("not found in 'tool_calls'")),
+        Target("obtenez l’erreur `…not found in 'tool_calls' of previous message` : un "
+               "tool_call_id qui ne répond à aucune demande", refusal("not found in 'tool_calls'")),
         Target("obtenez l’erreur `Missing parameter 'tool_call_id'`",
                refusal("Missing parameter 'tool_call_id'")),
         Target("obtenez un résultat sans demande : `…must be a response to a preceeding "

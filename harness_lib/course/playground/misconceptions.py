@@ -68,8 +68,8 @@ def _definition(messages: Sequence[Any]) -> Misconception | None:
                 f"messages[{i}] n’est pas un message mais la définition d’un outil ({name}). "
                 "Les définitions des outils ne font pas partie de la conversation : elles "
                 "voyagent à côté d’elle, dans le champ tools de la requête, et le modèle les "
-                "reçoit ainsi à chaque appel. Retirez-la de messages[] : send(messages) envoie "
-                "déjà les définitions des quatre outils."))
+                "reçoit ainsi à chaque appel. Retirez-la de messages[] : chaque appel envoie déjà "
+                "les définitions des outils, à part."))
     return None
 
 
