@@ -44,7 +44,7 @@ def misplaced(messages: list[Any], result: dict[str, Any], reply: Completion,
     request = max((i for i in asked if i < at), default=None)
     if request is None:
         return (f"il est au message {at}, avant la demande {call_id} (message {asked[0]}) : "
-                "le résultat vient après sa demande.")
+                "un résultat vient toujours après sa demande.")
     between = [i for i in range(request + 1, at)
                if not (isinstance(messages[i], dict) and messages[i].get("role") == "tool")]
     if between:
@@ -59,7 +59,8 @@ def api_verdict(messages: list[Any]) -> list[Feedback]:
     if not problems:
         return []
     found = explain(messages, problems)
-    why = found.text if found is not None else problems[0].explication
+    why = f"Ce qui s’est sans doute passé : {found.text}" if found is not None \
+        else problems[0].explication
     return [Feedback(False, "API", f"L’API refuserait ce messages[] : « {problems[0].message} » "
                      f"{why}")]
 
