@@ -193,6 +193,9 @@ def test_an_edit_of_the_pencil_cell_changes_what_it_shows(
     index = cell_index(cells, EDITABLE, line)
     cell = notebook.cell(index)
     sync_api.expect(cell).not_to_contain_text(seen)
+    if name.startswith("05"):  # its targets: shown once, none reached by the default
+        sync_api.expect(notebook.panel.locator(".harness-targets")).to_have_count(1)
+        sync_api.expect(cell).to_contain_text("Dernier essai\u00a0: aucune cible atteinte")
     source = next(c["source"] for c in cells if c["index"] == index)
     old = next(li for li in source.splitlines() if li.startswith(line))
     type_into(notebook, index, source.replace(old, edited))
