@@ -112,7 +112,7 @@ def test_multiple_choice_gives_the_chosen_options_feedback_only() -> None:
     assert q.grade(0).ok is False and q.grade(0).text == "Il demande."
     assert q.grade(1).ok and q.grade(1).text == "Oui."
     assert q.grade(None).ok is None and q.grade(5).ok is None
-    assert q.reveal() == "La bonne réponse : « Le harness ». Oui."
+    assert q.reveal() == "La bonne réponse : « Le harness »."  # no « Oui » after a wrong try
 
 
 def test_short_text_variants_mistakes_and_escaping() -> None:

@@ -224,6 +224,9 @@ def test_an_edit_of_the_pencil_cell_changes_what_it_shows(
     index = cell_index(cells, EDITABLE, line)
     cell = notebook.cell(index)
     sync_api.expect(cell).not_to_contain_text(seen)
+    if name.startswith("05"):  # its targets: shown once, none reached by the default
+        sync_api.expect(notebook.panel.locator(".harness-targets")).to_have_count(1)
+        sync_api.expect(cell).to_contain_text("Dernier essai\u00a0: aucune cible atteinte")
     source = next(c["source"] for c in cells if c["index"] == index)
     old = next(li for li in source.splitlines() if li.startswith(line))
     type_into(notebook, index, source.replace(old, edited))
@@ -252,6 +255,10 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     type_into(notebook, index, source.replace(rule_1 + "\n", ""))
     sync_api.expect(first).to_contain_text("n’est pas dans messages[]")
     sync_api.expect(first).to_contain_text("preceeding")
+    # The misconception named, by the checker and by send(): the assistant message forgotten.
+    sync_api.expect(first).to_contain_text("la demande call_1 n’y est pas")
+    sync_api.expect(first).to_contain_text("Ce qui s’est sans doute passé")
+    sync_api.expect(first).to_contain_text("a été oublié (règle 1)")
     sync_api.expect(first).not_to_contain_text("Traceback")
     shots(notebook, first, "03-sans-regle-1")
     assert kernel_errors(notebook) == []

@@ -162,7 +162,7 @@ def test_a_wrong_answer_shows_its_own_feedback_only_and_leaves_a_second_try() ->
     q = question()
     shown = answer(q, 0)
     assert not q.solved and not q.revealed and "✘" in shown
-    assert "pas encore été lu" in shown and "essayez encore" in shown
+    assert "pas encore été lu" in shown and "Essayez encore" in shown
     # neither the right choice nor its feedback, nor another option's feedback
     assert "Seulement sa propre demande" not in shown and "read_file" not in shown
     assert "Rien du dossier" not in shown

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
 from harness_lib import SYSTEM_PROMPT, ApiError, Completion, HarnessError
-from harness_lib.course.exercises.hand_harness import HandHarness
+from harness_lib.course.exercises.hand_harness import HandHarness, TourError
 from harness_lib.course.missions.scenarios import README_TASK
-from harness_lib.messages import system, tool_result, user
+from harness_lib.messages import check_conversation, system, tool_result, user
 
 
 def start() -> tuple[HandHarness, list, Completion]:
@@ -53,7 +55,7 @@ def test_each_missing_piece_is_named() -> None:
     harness.read_file("docs/README.md")  # not what was asked
     assert "Vous avez exécuté read_file" in texts(harness, messages)[0]
     result = harness.execute(reply.tool_calls[0])  # exactly what was asked
-    assert "RULE 2 : aucun message tool ne répond à call_1" in texts(harness, messages)[0]
+    assert "aucun message tool ne répond à call_1 (règle 2)" in texts(harness, messages)[0]
     messages.append(tool_result("call_9", result))
     assert "porte tool_call_id 'call_9', la demande s’appelle 'call_1'" in \
         texts(harness, messages)[0]
@@ -94,7 +96,7 @@ def test_a_turn_can_be_played_again() -> None:
     assert harness.turn(1)[0] == [system(SYSTEM_PROMPT), user(README_TASK)]
     with pytest.raises(HarnessError) as early:
         harness.turn(2)
-    assert "L’appel 2 n’a pas encore eu lieu" in early.value.explication
+    assert "L’appel 2 n’a pas eu lieu" in early.value.explication
 
 
 def test_garbage_never_raises() -> None:
@@ -104,3 +106,67 @@ def test_garbage_never_raises() -> None:
     assert harness.execute({"function": {"name": "read_file", "arguments": "{"}}).startswith(
         "Erreur")
     assert harness.execute("n’importe quoi").startswith("Erreur")
+
+
+def first_turn() -> tuple[HandHarness, list, list]:
+    """The first call done and read_file run: the four messages a learner may order."""
+    harness, messages, reply = start()
+    result = tool_result("call_1", harness.execute(reply.tool_calls[0]))
+    return harness, messages, [*messages, reply.message, result]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(4))))
+def test_the_checks_agree_with_the_api_in_every_order(order: tuple[int, ...]) -> None:
+    """All ✔ exactly when the API accepts: a result before its call is never ✔ règle 2."""
+    harness, _, pieces = first_turn()
+    for size in range(1, 5):
+        messages = [pieces[i] for i in order[:size]]
+        verdicts = harness.check(messages)
+        refused = bool(check_conversation(messages))
+        if refused:
+            assert not all(f.ok for f in verdicts), messages
+            assert verdicts[-1].field == "API" and "L’API refuserait" in verdicts[-1].text
+        else:
+            assert all(f.field != "API" for f in verdicts)
+
+
+def test_a_result_before_its_call_is_explained() -> None:
+    harness, messages, pieces = first_turn()
+    messages = [*messages, pieces[3], pieces[2]]  # the result, then the assistant message
+    verdicts = {f.field: f for f in harness.check(messages)}
+    assert verdicts["règle 1"].ok  # the model's message is there, unchanged
+    assert not verdicts["règle 2"].ok and "avant la demande call_1" in verdicts["règle 2"].text
+    assert "placé avant sa demande" in verdicts["API"].text
+    assert isinstance(harness.call(messages, show=False), ApiError)  # the API agrees
+
+
+def test_a_dropped_assistant_message_is_explained() -> None:
+    harness, messages, pieces = first_turn()
+    verdicts = {f.field: f for f in harness.check([*messages, pieces[3]])}
+    assert not verdicts["règle 1"].ok
+    assert "la demande call_1 n’y est pas" in verdicts["règle 2"].text
+    assert "a été oublié (règle 1)" in verdicts["API"].text
+
+
+def test_a_result_after_another_message_is_explained() -> None:
+    harness, messages, pieces = first_turn()
+    verdicts = {f.field: f for f in harness.check([*messages, pieces[2], user("?"), pieces[3]])}
+    assert "le message 3 s’intercale" in verdicts["règle 2"].text
+    assert "s’intercale entre la demande et son résultat" in verdicts["API"].text
+
+
+def test_another_file_in_tour_1_is_explained_at_tour_2() -> None:
+    """03's « exécutez un autre fichier »: the model answers at once, and the next tour says
+    why there is nothing to run, in French, instead of an IndexError."""
+    harness, messages, reply = start()
+    messages.append(reply.message)
+    result = harness.read_file("docs/README.md")  # not the file asked for
+    messages.append(tool_result(harness.request(reply)["id"], result))
+    assert "Vous avez exécuté read_file" in texts(harness, messages)[0]
+    second = harness.call(messages, show=False)
+    _, again = harness.turn(2)
+    assert again is second and not second.tool_calls  # the model already answered
+    with pytest.raises(TourError) as raised:
+        harness.request(again)
+    assert "L’appel 2 ne demande aucun outil" in raised.value.explication
+    assert raised.value._render_traceback_() == [f"✘ {raised.value.explication}"]

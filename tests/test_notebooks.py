@@ -8,13 +8,17 @@ collapsed « # Vérification : … » cell), closed by a recap, and that every M
 diagram in its Markdown parses, the chapter's ones word for word. It also checks
 that the start page lists every notebook, that the annex's map covers every notebook
 and every section of the chapter, and that relative links lead to real files.
+One check needs the notebooks executed (test_french_outputs.py executes each once): that
+nothing a page shows above a prediction question states its answer.
 """
 
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
@@ -23,7 +27,7 @@ import pytest
 from harness_lib.course.drawing.diagram import DiagramError
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
 from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, ShortText, Spec
-from harness_lib.course.exercises.questions import QUESTIONS
+from harness_lib.course.exercises.questions import PREDICTIONS, QUESTIONS, REFUSALS
 from harness_lib.text import french_number
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -316,3 +320,125 @@ def test_the_map_points_to_real_headings() -> None:
         found = [same_heading(h) for h in headings(read(target))]
         assert same_heading(heading) in found, (
             f"la carte renvoie à « {heading} », absent des titres de {notebook}")
+
+
+# --- Predictions before answers: nothing the page shows above a prediction states its answer.
+NUMBER_WORDS = {2: "deux", 3: "trois", 4: "quatre", 5: "cinq", 15: "quinze", 32: "trente-deux"}
+
+
+def reveals(name: str) -> list[re.Pattern[str]]:
+    """What would state the answer of prediction `name`: its words, its number and unit."""
+    spec = QUESTIONS[name]
+    if isinstance(spec, MultipleChoice):
+        right = spec.choices[spec.correct].rstrip(".")
+        phrases = [right, *([right.split(" : ", 1)[1]] if " : " in right else [])]
+        words = [w for label, w in REFUSALS if label.rstrip(".") == right and w]  # the API's
+        return [re.compile(r"\s+".join(map(re.escape, p.split())), re.I)  # any space: « a : b »
+                for p in phrases + words]
+    assert isinstance(spec, Numeric), name
+    n, unit = int(spec.answer), spec.unit or "x"
+    said = rf"(?:{n}|{NUMBER_WORDS.get(n, n)})"
+    return [re.compile(rf"(?<![\w,]){said}\**\s+{unit}\b", re.I),  # « quatre appels »
+            re.compile(rf"{unit.rstrip('s')}s?\b[^.\n]{{0,25}}:\s*{n}(?![\w,])", re.I)]
+
+
+def shown_around(path: Path, index: int) -> list[tuple[str, str]]:
+    """(where, text) a learner sees before answering the question of cell `index`: every
+    cell above (Markdown, and the outputs of executed code cells, widgets included, code
+    too), and the Markdown right below it. A collapsed <details> solution is not shown."""
+    from test_french_outputs import executed
+
+    nb = executed(path.name)
+    state = nb.metadata.get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    below = []
+    for cell in nb.cells[index + 1:]:
+        if cell.cell_type != "markdown":
+            break
+        below.append(cell)
+    shown = []
+    for cell in [*nb.cells[:index], *below]:
+        if cell.cell_type == "markdown":
+            shown.append((f"Markdown {cell.id}", re.sub(r"<details>.*?</details>", "",
+                                                         cell.source, flags=re.S)))
+        for output in cell.get("outputs", []):
+            shown += [(f"sortie de {cell.id}", text) for text in _output_text(output, state)]
+    return shown
+
+
+def _output_text(output: dict, state: dict) -> list[str]:
+    """Everything an output shows, as text (tags dropped, code kept)."""
+    if output.get("output_type") == "stream":
+        return ["".join(output["text"])]
+    data = output.get("data") or {}
+    view = data.get("application/vnd.jupyter.widget-view+json")
+    if view:
+        return list(_widget_text(view["model_id"], state, set()))
+    return [_untagged("".join(v) if isinstance(v, list) else str(v)) for k, v in data.items()
+            if k in ("text/html", "text/plain", "text/markdown", "text/vnd.mermaid")]
+
+
+def _widget_text(model_id: str, state: dict, seen: set[str]) -> Iterator[str]:
+    """The texts of a widget and of its children; a question's choices are not answers."""
+    if model_id in seen or model_id not in state:
+        return
+    seen.add(model_id)
+    for trait, value in state[model_id].get("state", {}).items():
+        if trait == "outputs":
+            for output in value:
+                yield from _output_text(output, state)
+        elif trait not in ("choices", "_dom_classes", "layout", "style"):
+            for text in _all_strings(value):
+                if text.startswith("IPY_MODEL_"):
+                    yield from _widget_text(text[len("IPY_MODEL_"):], state, seen)
+                else:
+                    yield _untagged(text)
+
+
+def _all_strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (list, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _all_strings(item)
+
+
+def _untagged(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def prediction_cells() -> list[tuple[Path, int, str]]:
+    found = []
+    for path in PATHS:
+        for i, cell in enumerate(read(path).cells):
+            found += [(path, i, name) for name in SHOWN.findall(cell.source)
+                      if cell.cell_type == "code" and name in PREDICTIONS]
+    return found
+
+
+def test_every_prediction_is_asked_and_every_vote_is_a_prediction() -> None:
+    asked = {name for _, _, name in prediction_cells()}
+    assert asked == PREDICTIONS
+    votes = {name for name, spec in QUESTIONS.items() if "Votez avant" in str(spec.prompt)}
+    assert votes <= PREDICTIONS
+
+
+@pytest.mark.parametrize(("path", "index", "name"), prediction_cells(),
+                         ids=[name for _, _, name in prediction_cells()])
+def test_nothing_above_a_prediction_states_its_answer(path: Path, index: int, name: str) -> None:
+    for where, text in shown_around(path, index):
+        for pattern in reveals(name):
+            found = pattern.search(text)
+            assert not found, f"{name} : {where} donne la réponse avant la question ({found[0]!r})"
+
+
+def test_the_reveal_check_sees_an_answer() -> None:
+    """The patterns catch what 03 and 04 used to show before their questions."""
+    def caught(name: str, text: str) -> bool:
+        return any(p.search(text) for p in reveals(name))
+
+    assert caught("04-appels", "Appels au modèle : 4") and caught("03-appels", "Il faut "
+                                                                  "**quatre** appels au modèle")
+    assert caught("02-refus-2", "obtenez une demande sans résultat : `…did not have response "
+                  "messages`")
+    assert not caught("04-appels", "Appels au modèle : 14") and not caught("03-appels", "4 tokens")

@@ -4,6 +4,7 @@ feedback, every question is asked by a notebook, and the keys agree with the har
 from __future__ import annotations
 
 import copy
+import html
 import re
 from pathlib import Path
 
@@ -12,9 +13,12 @@ import pytest
 
 from harness_lib import SYSTEM_PROMPT, assistant, system, tool_call, tool_result, user
 from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, ShortText
+from harness_lib.course.exercises.french import normalise
 from harness_lib.course.exercises.questions import QUESTIONS, REFUSALS, refusal_option
+from harness_lib.course.exercises.widgets import question
 from harness_lib.course.missions.scenarios import README_TASK, replay
 from harness_lib.course.playground.toggle import send
+from harness_lib.text import french_number
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ASKED = re.compile(r"""\bquestion\(\s*["']([\w-]+)["']\s*\)""")
@@ -95,3 +99,57 @@ def test_the_incident_questions_agree_with_the_incidents(name: str, missing: str
     assert isinstance(spec, MultipleChoice)
     assert missing in replay(name).missing
     assert missing in spec.choices[spec.correct].lower()
+
+
+def _forms(spec: MultipleChoice | Numeric | ShortText) -> list[str]:
+    """How the answer could be written in a feedback: the choice, its core, the number."""
+    if isinstance(spec, MultipleChoice):
+        right = spec.choices[spec.correct].rstrip(".")
+        return [right, *([right.split(" : ", 1)[1]] if " : " in right else [])]
+    if isinstance(spec, Numeric):
+        value = int(spec.answer) if spec.answer == int(spec.answer) else spec.answer
+        return [french_number(value), str(value)]
+    return [*spec.answers]
+
+
+def _wrong_answers(spec: MultipleChoice | Numeric | ShortText) -> list[object]:
+    if isinstance(spec, MultipleChoice):
+        return [i for i in range(len(spec.choices)) if i != spec.correct]
+    if isinstance(spec, Numeric):
+        return [*spec.mistakes, spec.answer * 3 + 7, spec.answer / 3 - 1]
+    return [*spec.mistakes, "autre chose"]
+
+
+@pytest.mark.parametrize("name", [n for n in QUESTIONS if not isinstance(QUESTIONS[n], Open)])
+def test_a_first_wrong_try_never_shows_the_answer(name: str) -> None:
+    """The widget's feedback after one wrong answer: why it is wrong, never the answer."""
+    for wrong in _wrong_answers(QUESTIONS[name]):  # type: ignore[arg-type]
+        asked = question(name)
+        asked.widget.value = wrong if not isinstance(wrong, float) else str(wrong)
+        assert asked.check() is False
+        shown = normalise(re.sub(r"<[^>]+>", " ", html.unescape(asked.widget.feedback)))
+        assert "la bonne reponse" not in shown and "la reponse :" not in shown
+        assert not shown.startswith("✘ pas tout a fait") and " oui" not in f" {shown}"
+        for form in _forms(QUESTIONS[name]):  # type: ignore[arg-type]
+            assert normalise(form) not in shown, (name, wrong, form)
+        assert "essayez encore" in shown
+
+
+@pytest.mark.parametrize("name", of_kind(MultipleChoice))
+def test_the_revealed_answer_never_says_oui(name: str) -> None:
+    """Shown after two wrong tries: « La bonne réponse : … », then why, with no « Oui »."""
+    revealed = QUESTIONS[name].reveal()  # type: ignore[union-attr]
+    assert revealed.startswith("La bonne réponse") and "». Oui" not in revealed
+
+
+def test_the_provider_texts_quoted_by_the_questions_are_word_for_word() -> None:
+    """« mot pour mot »: a quoted API text keeps its colon and straight quotes (no French
+    typography inside <code>), as provider_texts.py writes it."""
+    from harness_lib.course.exercises.french import typography
+    from harness_lib.provider_texts import TEXTS
+
+    pages = " ".join(typography(f) for spec in QUESTIONS.values()
+                     for f in getattr(spec, "feedback", ()) if isinstance(f, str))
+    assert "did not have response messages: call_1" in pages
+    assert TEXTS["orphan"][0].split(": ", 1)[1].rstrip(".") in pages
+    assert "'tool_call_id' of 'call_9' not found in 'tool_calls' of previous message" in pages

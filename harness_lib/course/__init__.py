@@ -36,6 +36,7 @@ _PUBLIC = {
     "drawing.diagram": ("ledger_at", "total_at"),
     "drawing.hub": ("hub_edges",),
     "drawing.mermaid": ("chapter_diagram",),
+    "drawing.run_notes": ("stop_reason",),
     "player.player": ("Player", "run_live"),
     "missions.scenarios": ("PRICE_TASK", "QUESTION", "README_TASK", "WAIT_TASK",
                            "example_workspace", "replay", "workspace_for"),

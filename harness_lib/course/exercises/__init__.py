@@ -7,6 +7,7 @@
     question.py (+.js, .css)  a question in the page: one anywidget model
     tool_message.py   the checks of a tool message written by hand
     hand_harness.py   be the harness for a whole mission, each step checked
+    hand_checks.py    its checks, step by step, agreeing with what the API will answer
     targets.py        the goals of a ✏️ cell, ticked by themselves
 
 Imports the harness, drawing/, missions/, player/ and playground/.

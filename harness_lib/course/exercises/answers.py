@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -71,7 +72,19 @@ class MultipleChoice(_Checked):
 
     def reveal(self) -> str:
         right = html.escape(self.choices[self.correct].rstrip("."), quote=False)
-        return f"La bonne réponse : « {right} ». {self.feedback[self.correct]}"
+        return f"La bonne réponse : « {right} ». {_without_yes(self.feedback[self.correct])}" \
+            .strip()
+
+
+def _without_yes(feedback: str) -> str:
+    """The right answer's feedback, told after a wrong try: without its « Oui. » (a learner
+    who chose wrong must not read « Oui »).
+
+    >>> _without_yes("Oui : le harness exécute."), _without_yes("Oui.")
+    ('Le harness exécute.', '')
+    """
+    rest = re.sub(r"^Oui\s*[.:,;]?\s*", "", feedback)
+    return rest[:1].upper() + rest[1:] if rest != feedback else feedback
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,15 @@ from ...models import Completion
 from ...tools import run_tool, workspace_tools
 from ..missions.scenarios import example_workspace
 from ..playground.toggle import send
+from .hand_checks import api_verdict, asked, misplaced, rule_1
 from .tool_message import Feedback, feedback_html
+
+
+class TourError(HarnessError):
+    """A tour that cannot be played as written: shown as its French explanation alone."""
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows these lines, no traceback
+        return [f"✘ {self.explication}"]
 
 
 @dataclass(frozen=True)
@@ -78,12 +86,29 @@ class HandHarness:
         call `n` (later calls, tools run since) is forgotten.
         """
         if not 1 <= n <= len(self.replies):
-            raise HarnessError(f"turn {n}", explication=f"L’appel {n} n’a pas encore eu lieu "
-                               f"(le modèle a répondu {len(self.replies)} fois) : lancez d’abord "
-                               "les cellules précédentes, dans l’ordre.")
+            done = len(self.replies)
+            said = "n’a pas encore répondu" if not done else \
+                f"n’a répondu que {'une fois' if done == 1 else f'{done} fois'}"
+            raise TourError(f"turn {n}", explication=(
+                f"L’appel {n} n’a pas eu lieu : le modèle {said} (un appel refusé par l’API ne "
+                "compte pas). Relancez les tours précédents, dans l’ordre, "
+                "jusqu’à ce que l’API accepte messages[]."))
         messages, runs = self.sent[n - 1]
         self.replies, self.sent, self.runs = self.replies[:n], self.sent[:n], self.runs[:runs]
         return copy.deepcopy(messages), self.replies[-1]
+
+    def request(self, reply: Completion) -> dict[str, Any]:
+        """The tool call `reply` asks for; if it asks none, a French explanation, not an
+        IndexError (a tour played differently may have led the model to answer already)."""
+        if reply.tool_calls:
+            return reply.tool_calls[0]
+        n = next((i for i, r in enumerate(self.replies, 1) if r is reply), len(self.replies))
+        raise TourError("no tool call", explication=(
+            f"L’appel {n} ne demande aucun outil : le modèle a déjà donné sa réponse finale, "
+            "d’après ce que messages[] lui a apporté. Il n’y a rien à exécuter à ce tour. Si "
+            "vous avez changé un tour précédent (un autre fichier, un autre résultat), c’est "
+            "l’effet de ce changement : relancez ce tour avec les gestes d’origine, puis les "
+            "suivants, dans l’ordre."))
 
     def run(self, name: str, **arguments: Any) -> str:
         """Run one tool yourself, as the harness would; its result is text, errors included."""
@@ -108,9 +133,13 @@ class HandHarness:
         return bool(self.replies) and not self.replies[-1].tool_calls
 
     def check(self, messages: object) -> list[Feedback]:
-        """Each step so far, ✔ or ✘, with what is missing. Never raises."""
+        """Each step so far, ✔ or ✘, with what is missing; last, what the API would refuse
+        (so that no list of ✔ is followed by a refusal). Never raises."""
         if not isinstance(messages, list):
             return [Feedback(False, "messages", "messages[] doit être une liste de messages.")]
+        return self._steps(messages) + api_verdict(messages)
+
+    def _steps(self, messages: list[Any]) -> list[Feedback]:
         if not self.replies:
             asked = any(isinstance(m, dict) and m.get("role") == "user" for m in messages)
             return [Feedback(asked, "mission", "messages[] contient la mission : appelez le "
@@ -120,12 +149,14 @@ class HandHarness:
         if not reply.tool_calls:
             return [Feedback(True, "fin", "Le modèle a répondu sans demander d’outil : la "
                              "mission est terminée, il n’y a plus rien à exécuter.")]
-        return [_rule_1(messages, reply, len(self.replies)),
-                *(item for call in reply.tool_calls for item in self._answer(messages, call))]
+        return [rule_1(messages, reply, len(self.replies)),
+                *(item for call in reply.tool_calls
+                  for item in self._answer(messages, call, reply))]
 
-    def _answer(self, messages: list[Any], call: dict[str, Any]) -> list[Feedback]:
+    def _answer(self, messages: list[Any], call: dict[str, Any],
+                reply: Completion) -> list[Feedback]:
         """Was the call run as asked, and its result appended under its id, unchanged?"""
-        name, arguments, call_id = _asked(call)
+        name, arguments, call_id = asked(call)
         shown = f"{call_id} : {name}({json.dumps(arguments, ensure_ascii=False)})"
         run = next((r for r in reversed(self.runs) if (r.name, r.arguments) == (name, arguments)),
                    None)
@@ -140,34 +171,16 @@ class HandHarness:
         if mine is None:
             stray = next((m for m in results if m.get("content") == run.result), None)
             why = (f"le résultat de {name} porte tool_call_id {stray.get('tool_call_id')!r}, "
-                   f"la demande s’appelle {call_id!r}" if stray else "RULE 2 : aucun message "
-                   f"tool ne répond à {call_id}")
+                   f"la demande s’appelle {call_id!r}" if stray else "aucun message tool "
+                   f"ne répond à {call_id} (règle 2)")
             return [Feedback(False, "règle 2", f"{shown} a été exécuté, mais {why}. Ajoutez "
                              f"tool_result({call_id!r}, resultat).")]
+        where = misplaced(messages, mine, reply, call_id)
+        if where:
+            return [Feedback(False, "règle 2", f"{shown} a été exécuté et son résultat est dans "
+                             f"messages[], mais {where}")]
         if mine.get("content") != run.result:
             return [Feedback(False, "règle 2", f"Le résultat de {call_id} n’est pas ce que {name} "
                              "a renvoyé : renvoyez-le tel quel, erreur comprise, sans rien "
                              "inventer.")]
         return [Feedback(True, "règle 2", f"{shown} exécuté, son résultat ajouté sous {call_id}.")]
-
-
-def _rule_1(messages: list[Any], reply: Completion, n: int) -> Feedback:
-    ids = ", ".join(str(c.get("id")) for c in reply.tool_calls)
-    if reply.message in messages:
-        return Feedback(True, "règle 1", f"La réponse de l’appel {n} ({ids}) est dans messages[], "
-                        "telle quelle.")
-    return Feedback(False, "règle 1", f"La réponse de l’appel {n}, qui demande {ids}, n’est pas "
-                    "dans messages[] (ou a été modifiée) : ajoutez-la telle quelle, "
-                    "messages.append(reponse.message).")
-
-
-def _asked(call: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
-    """A call's tool name, arguments (decoded) and id."""
-    function = call.get("function") or {}
-    try:
-        arguments = json.loads(function.get("arguments") or "{}")
-    except ValueError:  # a real model may write broken JSON: compare it as text
-        arguments = {"arguments": function.get("arguments")}
-    return str(function.get("name")), arguments if isinstance(arguments, dict) else {}, \
-        str(call.get("id"))
-

@@ -60,6 +60,11 @@ def _incident(name: str, title: str, correct: int, feedback: list[str]) -> Multi
 
 
 VOTE = "<b>Votez avant de lire.</b> "
+# The questions that ask for a prediction: nothing the page shows above them (nor the Markdown
+# right below) may state their answer (tests/test_notebooks.py executes the notebooks to check).
+PREDICTIONS = frozenset({"01-qui-execute", "01-fichier-contexte", "01-outils-messages",
+                         "02-refus-1", "02-refus-2", "02-refus-3", "03-appels", "04-appels",
+                         "05-entre-deux-runs"})
 QUESTIONS: dict[str, Spec] = {
     # --- 01 Deux tours de function calling
     "01-qui-execute": MultipleChoice(
@@ -76,8 +81,8 @@ QUESTIONS: dict[str, Spec] = {
          "ajoute le résultat à messages[]. La section « La mission », juste en dessous, le "
          "détaille.",
          "Le fournisseur ne reçoit que ce que le harness lui envoie : il n’a pas accès à vos "
-         "fichiers. C’est le harness, sur votre machine, qui lit. Voir « La mission », juste en "
-         "dessous."]),
+         "fichiers. Qui, alors, se trouve sur votre machine, à côté de README.md ? Voir "
+         "« La mission », juste en dessous."]),
     "01-fichier-contexte": MultipleChoice(
         f"<p>{VOTE}README.md est dans le dossier de travail, à côté du harness. Au premier "
         "appel, le modèle connaît-il déjà son contenu ?</p>",
@@ -89,8 +94,9 @@ QUESTIONS: dict[str, Spec] = {
          "des outils. Vous le vérifierez à l’étape 5 du diagramme, plus bas.",
          "Oui. Le contexte, c’est ce que le harness envoie ; un fichier n’y entre que par un "
          "résultat d’outil. Vous le vérifierez à l’étape 5 du diagramme, plus bas.",
-         "Même pas : rien du dossier n’atteint le modèle tant qu’un outil (read_file, list_files) "
-         "ne l’a pas rapporté. Vous le vérifierez à l’étape 5 du diagramme, plus bas."]),
+         "Son nom, il le lit dans la mission ; sa taille, rien ne la lui a dite. Demandez-vous ce "
+         "que le modèle reçoit vraiment à chaque appel. Vous le vérifierez à l’étape 5 du "
+         "diagramme, plus bas."]),
     "01-etape-5": Open(
         "<p>Étape 5 : le harness lit README.md. Le résultat n’est pas encore revenu. "
         "<b>Que sait le modèle à cet instant ?</b> Citez tout ce qu’il a reçu, et ce qui lui "
@@ -136,8 +142,9 @@ QUESTIONS: dict[str, Spec] = {
          "cellules suivantes l’impriment, puis montrent où sont les définitions.",
          "Oui. La requête a deux champs, messages (la conversation) et tools (les définitions), "
          "envoyés ensemble à chaque appel. Les cellules suivantes le vérifient.",
-         "Le modèle ne garde rien d’un appel à l’autre : les définitions repartent à chaque appel, "
-         "dans le champ tools, à côté de messages[]. Les cellules suivantes le vérifient."]),
+         "Le modèle ne garde rien d’un appel à l’autre : les définitions repartent avec chaque "
+         "appel. Reste à savoir où elles se trouvent dans la requête : les cellules suivantes le "
+         "montrent."]),
     "01-second-appel": Numeric(
         "<p>Dans le diagramme du chapitre, le contexte de départ compte le prompt système (1 200 "
         "tokens) et la définition de read_file (150). S’y ajoutent la demande (15), la demande "
@@ -171,37 +178,37 @@ QUESTIONS: dict[str, Spec] = {
     "02-refus-1": _refusal(
         "<p>Variation 1 : on retire le message assistant (celui qui porte <code>tool_calls</code>) "
         "et on garde le résultat de call_1. <b>Que répond l’API ?</b></p>", 1,
-        ["Le modèle ne verra jamais cette conversation : avant lui, l’API vérifie que chaque "
-         "résultat d’outil répond à une demande. Ici, plus aucune demande ne le précède.",
-         "Oui. Sans le message assistant, le résultat de call_1 arrive de nulle part : « messages "
-         "with role 'tool' must be a response to a preceeding message with 'tool_calls' ». C’est "
-         "la règle 1.",
-         "Aucune demande n’attend : c’est justement la demande qui a disparu, avec le message "
-         "assistant. Le résultat, lui, est toujours là.",
-         "Le tool_call_id vaut toujours call_1. Le problème est plus grave : il n’y a plus du "
-         "tout de demande avant ce résultat."]),
+        ["Le modèle ne verra jamais cette conversation : avant lui, l’API vérifie chaque "
+         "résultat d’outil. Regardez ce qui le précède, maintenant que le message assistant a "
+         "disparu.",
+         "Oui. Sans le message assistant, le résultat de call_1 arrive de nulle part : "
+         "« <code>messages with role 'tool' must be a response to a "
+         "preceeding message with 'tool_calls'</code> ». "
+         "C’est la règle 1.",
+         "Le résultat est toujours là. Relisez ce que la variation a retiré, et ce que ce message "
+         "portait.",
+         "Le tool_call_id vaut toujours call_1 : le problème est ailleurs, et plus grave."]),
     "02-refus-2": _refusal(
         "<p>Variation 2 : on garde le message assistant et sa demande call_1, mais on retire le "
         "message tool qui lui répond. <b>Que répond l’API ?</b></p>", 2,
-        ["L’API vérifie que chaque demande a reçu son résultat avant de laisser passer la "
-         "conversation : ici, call_1 attend toujours le sien.",
-         "Il n’y a plus de résultat d’outil du tout, donc pas de résultat orphelin. C’est la "
-         "demande qui est orpheline.",
-         "Oui. call_1 reste sans réponse : « … did not have response messages : call_1 ». C’est "
-         "la règle 2.",
+        ["Avant de laisser passer la conversation, l’API vérifie chaque demande d’outil. Relisez "
+         "ce que la variation a retiré.",
+         "Il n’y a plus de résultat d’outil du tout, donc pas de résultat orphelin.",
+         "Oui. call_1 reste sans réponse : « <code>… did not have response messages: "
+         "call_1</code> ». C’est la règle 2.",
          "Il n’y a plus de message tool, donc plus de tool_call_id à comparer."]),
     "02-refus-3": _refusal(
         "<p>Variation 3 : le résultat est là, mais son <code>tool_call_id</code> vaut call_9 au "
         "lieu de call_1. <b>Que répond l’API ?</b></p>", 3,
         ["La forme est correcte, mais l’API relie chaque résultat à une demande par son "
-         "identifiant : call_9 ne désigne aucune demande.",
+         "identifiant : comparez celui du résultat à ceux des demandes.",
          "Le message assistant est bien là, avec ses tool_calls : ce résultat suit bien une "
-         "demande. Ce n’est simplement pas la sienne.",
-         "C’est vrai, call_1 n’a plus de résultat ; mais l’API bute d’abord sur le résultat "
-         "qu’elle ne sait relier à rien.",
-         "Oui. Le résultat désigne call_9, que personne n’a demandé : « 'tool_call_id' of "
-         "'call_9' not found in 'tool_calls' of previous message ». Un identifiant se recopie "
-         "exactement."]),
+         "demande. Mais à laquelle répond-il ?",
+         "C’est vrai, call_1 n’a plus de résultat ; mais l’API lit les messages dans l’ordre, et "
+         "elle bute sur autre chose avant.",
+         "Oui. Le résultat désigne call_9, que personne n’a demandé : « <code>'tool_call_id' of "
+         "'call_9' not found in 'tool_calls' of previous message</code> ». Un identifiant se "
+         "recopie exactement."]),
     "02-oubli-assistant": MultipleChoice(
         "<p>Votre harness exécute <code>read_file</code> mais n’ajoute pas à "
         "<code>messages[]</code> le message assistant qui portait la demande. Que se passe-t-il "
@@ -212,10 +219,9 @@ QUESTIONS: dict[str, Spec] = {
         1,
         ["Le modèle recevrait un résultat sans savoir qu’il l’a demandé ; et la plupart des API "
          "ne vont même pas jusque-là.",
-         "C’est la variation 1 : « messages with role 'tool' must be a response to a preceeding "
-         "message with 'tool_calls' ». La règle 1 évite cela.",
-         "Il n’en aura pas l’occasion : l’API refuse la conversation avant que le modèle la "
-         "lise."]),
+         "C’est la variation 1 : « <code>messages with role 'tool' must be a response to a "
+         "preceeding message with 'tool_calls'</code> ». La règle 1 évite cela.",
+         "Il n’en aura pas l’occasion : quelqu’un d’autre lit la requête avant lui."]),
     "02-trois-resultats": MultipleChoice(
         "<p>Le modèle demande a.txt, b.txt et c.txt dans le même tour. Que doit contenir "
         "<code>messages[]</code> avant l’appel suivant, après son message assistant ?</p>",
@@ -228,8 +234,7 @@ QUESTIONS: dict[str, Spec] = {
          "resteraient sans réponse et l’API refuserait.",
          "Oui : trois demandes, trois résultats. Le tool_call_id relie chaque résultat à sa "
          "demande, l’ordre n’a donc pas d’importance.",
-         "L’ordre n’est pas exigé : c’est le tool_call_id qui relie. Les trois résultats doivent "
-         "seulement tous arriver avant le message suivant."]),
+         "Rien n’impose cet ordre-là. Demandez-vous ce qui relie chaque résultat à sa demande."]),
     "02-champ-id": ShortText(
         "<p>Le modèle a demandé un outil sous l’identifiant <code>call_7</code>. Dans le message "
         "<code>role: \"tool\"</code> qui rend le résultat, <b>quel champ</b> reprend cet "
@@ -257,8 +262,8 @@ QUESTIONS: dict[str, Spec] = {
          "davantage : le nombre de tours n’est pas fixé d’avance.",
          "Oui : la condition de sortie vient du modèle. Les limites du harness (15 tours, 120 s, "
          "60 s…) ne servent qu’à arrêter une boucle qui ne s’arrête pas d’elle-même.",
-         "Le harness n’exécute que ce que le modèle demande, et c’est le modèle qui dit quand il "
-         "a fini."]),
+         "Le harness n’exécute que ce que le modèle demande. Qui, alors, décide qu’il n’y a plus "
+         "rien à faire ?"]),
     # --- 03 Une erreur est aussi une observation
     "03-appels": Numeric(
         "<p>Comptez sur le diagramme : maintenant que README.md manque à la racine, <b>combien "
@@ -266,8 +271,8 @@ QUESTIONS: dict[str, Spec] = {
         4, unit="appels",
         mistakes={2: "Deux appels, c’est quand tout va bien (notebook 01). Ici, l’erreur coûte "
                      "des tours de plus.",
-                  3: "Il en manque un : après la lecture de docs/README.md, le harness rappelle "
-                     "le modèle une dernière fois pour obtenir la réponse finale.",
+                  3: "Comptez encore : une fois docs/README.md lu, la mission n’est pas finie. "
+                     "Que manque-t-il encore au harness ?",
                   8: "Vous comptez aussi les réponses du modèle : un appel, c’est une flèche "
                      "Harness → Modèle et sa réponse."},
         too_high="Seules les flèches Harness → Modèle sont des appels au modèle ; les outils ne "
@@ -290,13 +295,12 @@ QUESTIONS: dict[str, Spec] = {
          "jamais recevoir un contenu inventé."]),
     # --- 04 La boucle complète
     "04-appels": Numeric(
-        "<p>Avant de lancer la mission : le modèle doit lire price.py, le corriger, lancer les "
+        "<p>Avant de regarder le diagramme : le modèle doit lire price.py, le corriger, lancer les "
         "tests, puis rendre compte, une action par tour. <b>Combien d’appels au modèle</b> le "
         "harness fera-t-il en tout ?</p>",
         4, unit="appels",
-        mistakes={3: "Trois tours demandent un outil (lire, corriger, tester)… mais il faut "
-                     "encore un appel : celui où le modèle, voyant les tests passer, rend sa "
-                     "réponse finale.",
+        mistakes={3: "Trois tours demandent un outil (lire, corriger, tester)… Et une fois les "
+                     "tests passés, comment la mission se termine-t-elle ?",
                   7: "Les outils ne sont pas des appels au modèle : comptez seulement les "
                      "allers-retours Harness → Modèle."},
         too_low="Le modèle ne peut pas corriger un fichier qu’il n’a pas encore lu, ni savoir "
@@ -308,9 +312,10 @@ QUESTIONS: dict[str, Spec] = {
         "<p>Mission de 12 tours, le k-ième appel envoie 3 000 × k tokens. Combien de tokens le "
         "<b>douzième et dernier appel</b> envoie-t-il ?</p>",
         36_000, unit="tokens",
-        mistakes={33_000: "C’est le onzième appel : le douzième envoie 12 × 3 000.",
-                  3_000: "Chaque appel renvoie tout le contexte, pas seulement le dernier tour : "
-                         "le douzième transporte les douze."},
+        mistakes={33_000: "C’est ce qu’envoie le onzième appel ; la question porte sur le "
+                           "douzième.",
+                  3_000: "Chaque appel renvoie tout le contexte, pas seulement le dernier tour. "
+                         "Combien de tours le douzième appel transporte-t-il ?"},
         explanation="12 × 3 000 = 36 000 : le dernier appel transporte les douze tours."),
     "04-facture": Numeric(
         "<p>Combien de tokens d’entrée la mission entière <b>facture-t-elle</b>, c’est-à-dire la "
@@ -322,8 +327,7 @@ QUESTIONS: dict[str, Spec] = {
                           "les douze.",
                   198_000: "Vous êtes parti de 0 : le premier appel envoie déjà 3 000 tokens, "
                            "le k-ième 3 000 × k.",
-                  468_000: "Vous avez oublié de diviser par 2 : 1 + 2 + … + 12 = 12 × 13 / 2 = "
-                           "78."},
+                  468_000: "Vous avez oublié de diviser par 2 : 1 + 2 + … + 12 = 12 × 13 / 2."},
         too_low="Chaque appel renvoie tout depuis le début : additionnez 3 000 + 6 000 + … + "
                 "36 000.",
         too_high="Les premiers appels envoient bien moins que le dernier.",
@@ -344,11 +348,10 @@ QUESTIONS: dict[str, Spec] = {
         "<p>Et <b>combien de messages</b> contiendra <code>messages[]</code> au moment de "
         "l’arrêt ? À chaque tour, le modèle demande un seul outil (list_files).</p>",
         32, unit="messages",
-        mistakes={30: "15 demandes et 15 résultats, c’est juste ; mais messages[] commence par "
-                      "le prompt système et la mission.",
-                  31: "Presque. Comptez : le prompt système, la mission, puis 15 paires demande "
-                      "+ résultat. Même au dernier tour, la demande reçoit son résultat avant "
-                      "l’arrêt.",
+        mistakes={30: "15 demandes et 15 résultats, c’est juste ; mais messages[] ne commence "
+                      "pas par la première demande.",
+                  31: "Presque. Au dernier tour, la demande d’outil reste-t-elle vraiment sans "
+                      "résultat ? Relisez la boucle.",
                   33: "Il n’y a pas de réponse finale : le modèle n’a jamais conclu, c’est le "
                       "harness qui arrête.",
                   17: "Chaque tour ajoute deux messages : la demande d’outil (assistant) et son "
@@ -385,14 +388,14 @@ QUESTIONS: dict[str, Spec] = {
          "seuls les fichiers du dossier restent",
          "Un résumé des 15 tours, ajouté automatiquement au début du nouveau run"],
         1,
-        ["Le modèle ne garde rien, et run() commence chaque fois par un messages[] neuf : le "
-         "prompt système, puis la mission. La section suivante le vérifie.",
+        ["Le modèle ne garde rien d’un appel à l’autre. Reste à savoir ce que run() met dans "
+         "messages[] quand il commence : la section « Reprendre après un arrêt » le vérifie.",
          "Oui. run() construit un messages[] neuf ; ce qui survit, c’est le dossier de travail, "
          "et le modèle ne le connaîtra que si un outil le lui rapporte. La section suivante le "
          "vérifie.",
          "Certains harness le font (on parle de compaction ou de mémoire), mais c’est du code "
-         "écrit exprès. Celui du cours ne résume rien : run() repart de zéro. La section "
-         "suivante le vérifie."]),
+         "écrit exprès. Celui du cours en contient-il ? La section « Reprendre après un arrêt » "
+         "le vérifie."]),
     # --- 06 ReAct
     "06-certitude": MultipleChoice(
         "<p>Le modèle écrit « Je dois lire README.md. » puis demande <code>read_file</code>. "
@@ -421,7 +424,8 @@ QUESTIONS: dict[str, Spec] = {
          "échoue, et aucune transition ne mène ailleurs.",
          "Oui. L’erreur devient une observation : le modèle explore avec list_files, trouve "
          "docs/README.md et le lit. La machine à états s’arrête à sa première étape.",
-         "README.md existe, simplement pas à la racine : une approche qui explore le trouve."]),
+         "README.md existe, simplement pas à la racine. Laquelle des deux approches peut aller le "
+         "chercher ailleurs ?"]),
     "06-nuit": MultipleChoice(
         "<p>Chaque nuit, un traitement doit lire le même journal d’erreurs, le résumer et envoyer "
         "le résumé à l’équipe. Le chemin ne change jamais, et chaque étape doit pouvoir être "
@@ -446,28 +450,29 @@ QUESTIONS: dict[str, Spec] = {
          "chemin écrit d’avance ne le prévoit.",
          "Le modèle choisit quoi lire et quoi lancer selon ce qu’il observe ; le harness garde la "
          "main sur les limites et les permissions.",
-         "C’est justement le terrain d’une boucle ReAct : une tâche ouverte, explorée pas à "
-         "pas."]),
+         "Une question ouverte n’empêche pas d’agir : elle demande d’avancer pas à pas, en "
+         "regardant ce que chaque action révèle."]),
     # --- 07 Dans le code du mini-harness
     "07-normal": _incident("normal", "la boucle complète", 0, [
-        "Rien ne manque : RULE 1 et RULE 2 sont appliquées, l’API accepte chaque appel.",
-        "Ici, RULE 1 est bien appliquée : le message assistant est ajouté avec ses tool_calls.",
-        "Ici, RULE 2 est bien appliquée : le résultat suit la demande, sous call_1.",
+        "Rien ne manque : les règles 1 et 2 sont appliquées, l’API accepte chaque appel.",
+        "Ici, la règle 1 est bien appliquée : le message assistant est ajouté avec ses "
+        "tool_calls.",
+        "Ici, la règle 2 est bien appliquée : le résultat suit la demande, sous call_1.",
         "README.md existe dans cet espace de travail : read_file renvoie son contenu.",
         "Le modèle répond au deuxième appel : la boucle sort par EXIT."]),
     "07-missing-call": _incident("missing-call", "résultat sans demande enregistrée", 1, [
         "Il manque bien un message : l’API refuse le deuxième appel.",
-        "C’est RULE 1 qui a été oubliée : le résultat de call_1 arrive, mais aucune demande "
+        "C’est la règle 1 qui a été oubliée : le résultat de call_1 arrive, mais aucune demande "
         "call_1 ne le précède. Le modèle recevrait un résultat qu’il n’a pas demandé.",
-        "Le résultat est bien là ; c’est ce qu’il devait suivre qui manque.",
+        "Le résultat est bien là. Regardez ce qui le précède.",
         "README.md a bien été lu : le résultat de l’outil est dans messages[].",
         "La boucle n’arrive même pas au deuxième tour : l’API refuse l’appel avant."]),
     "07-missing-result": _incident("missing-result", "demande sans résultat", 2, [
         "Il manque bien un message : l’API refuse le deuxième appel.",
-        "La demande est bien enregistrée : c’est sa réponse qui manque.",
-        "C’est RULE 2 qui a été oubliée : call_1 attend son résultat, et l’API refuse une "
+        "La demande est bien enregistrée. Regardez ce qui la suit.",
+        "C’est la règle 2 qui a été oubliée : call_1 attend son résultat, et l’API refuse une "
         "demande d’outil restée sans réponse.",
-        "L’outil a bien lu README.md ; c’est le harness qui n’a rien rangé dans messages[].",
+        "L’outil a bien lu README.md. Cherchez où son contenu devait arriver.",
         "La boucle n’arrive même pas au deuxième tour : l’API refuse l’appel avant."]),
     "07-tool-error": _incident("tool-error", "fichier absent, puis récupération", 0, [
         "Rien ne manque : l’erreur « README.md introuvable » est le résultat de call_1, ajouté "

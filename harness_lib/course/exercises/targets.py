@@ -11,6 +11,7 @@ run stopped for. The learner never ticks anything by hand: the result says it.
 >>> print(goals.text())
 ✔ obtenez un refus
 1 / 1 cible atteinte.
+Dernier essai : une nouvelle cible atteinte.
 """
 
 from __future__ import annotations
@@ -50,19 +51,15 @@ class Targets:
     def __init__(self, targets: Sequence[Target]) -> None:
         self.targets = list(targets)
         self.done: set[int] = set()
+        self.last = ""  # what the last result did: a learner must know a run reached nothing
         self._view: Any = None  # the HTML widget, built when first displayed
 
     def check(self, result: object) -> list[str]:
         """Tick what `result` reaches; return the labels newly ticked. Never raises."""
-        new = []
-        for i, target in enumerate(self.targets):
-            try:
-                hit = i not in self.done and bool(target.reached(result))
-            except Exception:  # a strange result reaches nothing, and breaks nothing
-                hit = False
-            if hit:
-                self.done.add(i)
-                new.append(target.label)
+        hits = [i for i, target in enumerate(self.targets) if _reaches(target, result)]
+        new = [self.targets[i].label for i in hits if i not in self.done]
+        self.done.update(hits)
+        self.last = _last(len(new), bool(hits))
         if self._view is not None:
             self._view.value = self.html()
         return new
@@ -71,17 +68,18 @@ class Targets:
         lines = [f"{'✔' if i in self.done else '○'} {t.label}" for i, t in enumerate(self.targets)]
         plural = "s" if len(self.done) > 1 else ""
         lines.append(f"{len(self.done)} / {len(self.targets)} cible{plural} atteinte{plural}.")
-        return "\n".join(lines)
+        return "\n".join(lines + ([self.last] if self.last else []))
 
     def html(self) -> str:
         rows = "".join(
             f'<li style="color:{"#2e7d32" if i in self.done else "#555"}">'
             f'{"✔" if i in self.done else "○"} {code_html(t.label)}</li>'
             for i, t in enumerate(self.targets))
+        summary = self.text().splitlines()[len(self.targets):]  # the count, the last try
         return (f'<div class="harness-targets" style="border:1px solid #ccc;border-radius:6px;'
                 f'padding:4px 12px;margin:4px 0"><b>Cibles</b><ul style="list-style:none;'
                 f'padding-left:0;margin:4px 0">{rows}</ul>'
-                f"{html.escape(self.text().splitlines()[-1])}</div>")
+                f"{'<br>'.join(html.escape(line) for line in summary)}</div>")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """Displayed as a widget that ticks by itself; as text where there is no kernel."""
@@ -94,6 +92,24 @@ class Targets:
         return bundle
 
 
+def _reaches(target: Target, result: object) -> bool:
+    try:
+        return bool(target.reached(result))
+    except Exception:  # a strange result reaches nothing, and breaks nothing
+        return False
+
+
+def _last(new: int, hit: bool) -> str:
+    """What the last try did, in a sentence: a new target, one already reached, or none."""
+    if new:
+        return "Dernier essai : une nouvelle cible atteinte." if new == 1 else \
+            f"Dernier essai : {new} nouvelles cibles atteintes."
+    if hit:
+        return "Dernier essai : cette cible était déjà atteinte. Visez-en une autre."
+    return ("Dernier essai : aucune cible atteinte. Changez une limite, la mission ou un "
+            "message, puis relancez.")
+
+
 def code_html(label: str) -> str:
     """HTML of a French text whose `code` stands between backquotes, as in Markdown."""
     parts = html.escape(label).split("`")
@@ -104,8 +120,8 @@ def api_targets() -> Targets:
     """Notebook 02's ✏️ messages[] cell: break the conversation in each way the API refuses."""
     return Targets([
         Target("obtenez une réponse finale du modèle (la conversation intacte)", final_answer),
-        Target("obtenez l’erreur `'call_9' not found` : un tool_call_id qui ne répond à "
-               "aucune demande", refusal("not found in 'tool_calls'")),
+        Target("obtenez l’erreur `…not found in 'tool_calls' of previous message` : un "
+               "tool_call_id qui ne répond à aucune demande", refusal("not found in 'tool_calls'")),
         Target("obtenez l’erreur `Missing parameter 'tool_call_id'`",
                refusal("Missing parameter 'tool_call_id'")),
         Target("obtenez un résultat sans demande : `…must be a response to a preceeding "

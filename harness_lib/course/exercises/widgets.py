@@ -130,8 +130,8 @@ class Checked(_Exercise):
             self.revealed = True
             self._say(f"✘ {verdict.text}", self.spec.reveal())
         else:
-            self._say(f"✘ Pas tout à fait. {verdict.text}", "Réfléchissez et essayez encore : "
-                      "la réponse s’affichera après un second essai, ou avec « Voir la réponse ».")
+            self._say(f"✘ {verdict.text}", "Essayez encore : la réponse s’affichera après un "
+                      "second essai, ou avec « Voir la réponse ».")
 
     def _key(self, answer: Any) -> Any:
         """Two typings of one wrong answer are one try (« 36 000 » and « 36000 »)."""

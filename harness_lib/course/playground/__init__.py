@@ -4,6 +4,7 @@
     replies.py       what send() displays: the reply, the refusal, the problems found
     conversation.py  a learner's messages[] as a diagram, the refused message marked
     listing.py       messages[] as a listing, the refused field highlighted
+    misconceptions.py  the classic mistake behind a refusal, explained in French
 
 Imports the harness, drawing/, missions/ and player/ (the players' text fitting).
 """

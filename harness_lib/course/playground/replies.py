@@ -30,6 +30,7 @@ from ..drawing.trace_diagram import count, message_label
 from ..missions.scenarios import example_workspace
 from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
 from .listing import messages_html
+from .misconceptions import explain
 
 # A coloured bar says the kind of answer, and the title says it in words.
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
@@ -99,7 +100,7 @@ def render(result: object, problems: Sequence[Problem] = (), messages: object = 
         if isinstance(result, ApiError):
             listed = messages_html(messages, mark) if mark is not None else ""
             return _box("refused", _error_title(result), _never_seen(result) + _error(result)
-                        + listed + _problems(problems))
+                        + _misconception(messages, problems) + listed + _problems(problems))
         if isinstance(result, HarnessError):
             return _box("failed", "Appel impossible", f"<p>{_esc(result.explication)}</p>")
         return _box("other", "Résultat inattendu", f"<code>{_esc(repr(result))}</code>")
@@ -156,6 +157,15 @@ def _error(error: ApiError) -> str:
     if param:
         rows += f"<li>param : <code>{_esc(param)}</code></li>"
     return f"<ul>{rows}<li>Explication : {_esc(error.explication)}</li></ul>"
+
+
+def _misconception(messages: object, problems: Sequence[Problem]) -> str:
+    """The classic mistake behind the refusal, when we recognise it (misconceptions.py)."""
+    found = explain(messages, problems)
+    if found is None:
+        return ""
+    return (f'<p class="harness-misconception"><b>Ce qui s’est sans doute passé :</b> '
+            f"{_esc(found.text)}</p>")
 
 
 def _problems(problems: Sequence[Problem]) -> str:
