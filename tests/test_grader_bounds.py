@@ -194,3 +194,27 @@ def test_without_signals_a_spinning_loop_is_still_cut_and_the_learner_is_told() 
 def test_the_grader_after_a_hostile_loop_grades_a_good_one() -> None:
     cut_by_time(edit(*HOSTILE_TIME["avale-tout"][:2]))
     assert grade(cell(GOOD), missions=ONE).ok
+
+
+class Garbage:
+    """An object in a reference cycle whose __del__ takes a while: the garbage collector
+    runs it in the middle of whatever code is running, the learner's loop included."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+    def __del__(self) -> None:
+        sum(range(20_000))  # a few ms of Python outside the loop's and the harness's code
+
+
+def test_a_cut_never_lands_in_a_destructor_the_garbage_collector_runs(monkeypatch) -> None:
+    lost: list[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", lost.append)  # « Exception ignored in… »
+    loop = cell(edit("    for _ in range(max_tours):", "    import gc\n    while True:\n"
+                     "        try:\n            Garbage()\n            gc.collect()\n"
+                     "        except BaseException:\n            pass\n"
+                     "    for _ in range(max_tours):"))
+    loop.__globals__["Garbage"] = Garbage  # the cell's own name, as if defined above it
+    report = grade(loop, seconds=0.5, missions=ONE)
+    assert isinstance(report.results[0].watched.crash, TimeUp)
+    assert lost == []  # every cut was raised in the loop's own lines, none in a __del__

@@ -58,6 +58,12 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT, *,
         raise ToolError("impossible de lancer la commande : caractère NUL") from None
     except OSError as err:  # no bash, too many processes, a workspace gone
         raise ToolError(f"impossible de lancer la commande : {os_error_text(err)}") from None
+    return verdict(output, code, timeout, background)
+
+
+def verdict(output: str, code: int | None, timeout: float, background: bool = False) -> str:
+    """What the model reads of a finished command (also browser.py's): the output and
+    « [code de sortie : N] »; ToolError when N is not 0, ToolTimeout when code is None."""
     if code is None:
         said = f"délai de {french_number(timeout)} s dépassé, commande arrêtée\n{output}"
         raise ToolTimeout(said.rstrip())

@@ -20,6 +20,7 @@ Observation(content='Erreur : README.md introuvable', is_error=True, timed_out=F
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -182,6 +183,10 @@ def _bash(root: Path) -> Callable[..., str]:
     subprocess and threading, which `import harness_lib` does not need."""
 
     def bash(command: str, timeout: float, network: bool) -> str:
+        if sys.platform == "emscripten":  # in the browser (Pyodide): no process, see browser.py
+            from .browser import run
+
+            return run(command, root, timeout)  # no network there: nothing to keep or cut
         from . import shell
 
         return shell.run(command, root, timeout, network=network)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -30,7 +31,7 @@ from IPython import get_ipython
 from IPython.display import display
 from ipywidgets.widgets.widget_string import TextStyle
 
-from ...errors import HarnessError, MissingKey
+from ...errors import ApiError, HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
 from ...messages import Message, check_conversation
 from ...models import DEFAULT_MODEL, Completion, MockModel, Model
@@ -44,6 +45,12 @@ ENV_KEY = "OPENROUTER_API_KEY"
 NO_KEY = ("Pas de clé d’API. Créez-en une sur https://openrouter.ai/keys, collez-la dans le champ "
           "« Clé » puis appuyez sur Entrée (ou définissez OPENROUTER_API_KEY avant de lancer "
           "Jupyter). Sans clé, revenez sur « Modèle simulé (hors ligne) ».")
+
+# The browser version (the JupyterLite site, Pyodide): no socket and no fetch-based transport,
+# so no real model. The toggle says so; an injected transport (the annex's fake provider) works.
+IN_BROWSER = sys.platform == "emscripten"
+MOCK_ONLY = ("Dans le navigateur (le site du cours), seul le modèle simulé répond : pour un vrai "
+             "modèle, installez le cours sur votre machine ou ouvrez-le sur Binder.")
 
 
 class KeyField(w.Password):
@@ -103,6 +110,8 @@ class Playground:
         """MockModel, or the real model; without a usable key, a model that reports why."""
         if self.choice.value == MOCK:
             return MockModel()
+        if IN_BROWSER and self.transport is None:
+            return Unavailable(ApiError(None, "no real model here", explication=MOCK_ONLY))
         key, name = self.api_key(), self._name()
         if not key:
             return Unavailable(MissingKey(f"{ENV_KEY} is not set", explication=NO_KEY))
@@ -136,6 +145,9 @@ class Playground:
         self.real_box.layout.display = "" if real else "none"
         if not real:
             text = "Modèle simulé : réponses calculées hors ligne, sans clé ni réseau."
+            text += f" {MOCK_ONLY}" if IN_BROWSER else ""
+        elif IN_BROWSER and self.transport is None:
+            text = MOCK_ONLY
         elif self.api_key():
             text = f"Vrai modèle {self._name()} via OpenRouter : {self._source()}."
         else:

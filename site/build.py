@@ -1,0 +1,162 @@
+"""Build the course as a JupyterLite site: plain static files, no server, no CDN at run time.
+
+    python3 site/build.py OUT              # then: python3 -m http.server -d OUT
+
+Any Python 3 runs this script; the build itself needs Python >= 3.12 (the lock add-on's
+pyodide-lock[uv]), so the script makes `.site-venv` with one (found on PATH or under pyenv),
+installs site/requirements.txt into it, and runs its second half there. What it does:
+
+1. the wheel of harness_lib, built from this checkout (no dependency: the lock solves them);
+2. Pyodide from the npm package `pyodide` (runtime and standard library, no package wheels),
+   its lock emptied of packages: every entry of the stock lock points at a CDN;
+3. `jupyter lite build` with the lock add-on, which solves our lock from the package index
+   (harness_lib and what the kernel starts with) and copies every wheel into the site;
+4. the notebooks and the harness's source in the site's files, and an index.html that
+   opens 00.
+
+The site loads nothing from another host: the kernel's pip fallback to PyPI is off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+VENV = ROOT / ".site-venv"
+CACHE = ROOT / "build" / "site-cache"  # downloads kept between builds (build/ is ignored)
+PYODIDE_VERSION = "314.0.6"  # the one jupyterlite-pyodide-kernel 0.8.6 pins
+FIRST = "notebooks/00_bienvenue.ipynb"
+# Loaded while Pyodide starts, before the first cell: the kernel's own needs and the course.
+PREFETCH = ["harness-lib", "ipywidgets", "anywidget", "fastjsonschema"]
+# Pyodide's files the page never asks for (source maps, its own demo consoles, types).
+UNUSED = (".map", ".d.ts", ".html", "README.md")
+
+
+def main(argv: list[str]) -> int:
+    """Check the arguments, then build in .site-venv (made first if needed)."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage : python3 site/build.py DOSSIER_DE_SORTIE", file=sys.stderr)
+        return 2
+    out = Path(argv[0]).resolve()
+    if Path(sys.prefix).resolve() != VENV.resolve():
+        python = ensure_venv()
+        return subprocess.call([str(python), __file__, str(out)])
+    build(out)
+    return 0
+
+
+def ensure_venv() -> Path:
+    """.site-venv's Python, with site/requirements.txt installed (once per change of it)."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / "requirements.txt"
+    wanted = (HERE / "requirements.txt").read_text(encoding="utf-8")
+    if python.exists() and stamp.exists() and stamp.read_text(encoding="utf-8") == wanted:
+        return python
+    subprocess.run([str(find_python312()), "-m", "venv", "--clear", str(VENV)], check=True)
+    pip = [str(python), "-m", "pip", "install", "-q", "-r", str(HERE / "requirements.txt")]
+    subprocess.run(pip, check=True)
+    stamp.write_text(wanted, encoding="utf-8")
+    return python
+
+
+def find_python312() -> Path:
+    """This Python if it is >= 3.12, else the first python3.13/3.12 that runs (PATH, pyenv)."""
+    if sys.version_info >= (3, 12):
+        return Path(sys.executable)
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates = [shutil.which(name) for name in ("python3.13", "python3.12")]
+    candidates += [str(v / "bin" / "python") for v in sorted(pyenv.glob("3.1[2-9]*"), reverse=True)]
+    for candidate in filter(None, candidates):
+        # A pyenv shim is on PATH even where its version is not selected: it must run.
+        check = [candidate, "-c", "import sys; sys.exit(sys.version_info < (3, 12))"]
+        if subprocess.run(check, capture_output=True).returncode == 0:
+            return Path(candidate)
+    raise SystemExit("site/build.py : il faut Python >= 3.12 (sur le PATH ou sous pyenv)")
+
+
+def build(out: Path) -> None:
+    """Everything below runs in .site-venv."""
+    lite = CACHE / "lite"  # the lite dir: config, files, wheels, Pyodide; made anew each time
+    shutil.rmtree(lite, ignore_errors=True)
+    (lite / "wheels").mkdir(parents=True)
+    harness_wheel(lite / "wheels")
+    pyodide(lite / "static" / "pyodide")
+    course_files(lite / "files")
+    write_config(lite)
+    shutil.rmtree(out, ignore_errors=True)
+    bin_dir = Path(sys.executable).parent
+    subprocess.run([str(bin_dir / "jupyter"), "lite", "build", "--lite-dir", str(lite),
+                    "--output-dir", str(out)], check=True, cwd=lite)
+    open_on_first(out)
+    print(f"Site prêt : {out}\nServez-le : python3 -m http.server -d {out}")
+
+
+def harness_wheel(dest: Path) -> None:
+    """harness_lib's wheel, from this checkout; its dependencies come from the lock's solve."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest),
+                    str(ROOT)], check=True)
+
+
+def pyodide(dest: Path) -> None:
+    """The npm package `pyodide`, its lock emptied of packages (they point at a CDN)."""
+    tarball = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.exists():
+        subprocess.run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent",
+                        "--pack-destination", str(CACHE)], check=True)
+    dest.mkdir(parents=True)
+    with tarfile.open(tarball) as tar:
+        for member in tar.getmembers():
+            name = member.name.removeprefix("package/")
+            if member.isfile() and not name.endswith(UNUSED) and "/" not in name:
+                (dest / name).write_bytes(tar.extractfile(member).read())  # type: ignore[union-attr]
+    lock = json.loads((dest / "pyodide-lock.json").read_text(encoding="utf-8"))
+    lock["packages"] = {}
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+
+
+def course_files(dest: Path) -> None:
+    """The notebooks, and harness_lib's source to read beside them (``../harness_lib/loop.py``)."""
+    shutil.copytree(ROOT / "notebooks", dest / "notebooks",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copytree(ROOT / "harness_lib", dest / "harness_lib",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def write_config(lite: Path) -> None:
+    """jupyter_lite_config.json (the build) and jupyter-lite.json (the page)."""
+    build_config = {
+        "LiteBuildConfig": {"apps": ["lab"], "no_sourcemaps": True},
+        "PyodideLockAddon": {"enabled": True, "wheels": ["wheels"],
+                             "specs": ["harness-lib", "micropip"],
+                             "prefetch_extra": PREFETCH},
+    }
+    kernel = "@jupyterlite/pyodide-kernel-extension:kernel"
+    page = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
+        # window.jupyterapp: what the site's test and bench drive, as for JupyterLab's.
+        "exposeAppInBrowser": True,
+        "litePluginSettings": {kernel: {"disablePyPIFallback": True}}}}
+    (lite / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2))
+    (lite / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
+
+
+def open_on_first(out: Path) -> None:
+    """The site's address opens the course on 00. The root index.html stays (every page
+    reads its configuration there); a line at the top of its <head> goes on to 00."""
+    index = out / "index.html"
+    page = index.read_text(encoding="utf-8")
+    go = (f'<script>location.replace("lab/index.html?path={FIRST}")</script>'
+          f'<noscript><a href="lab/index.html?path={FIRST}">Ouvrir le cours</a></noscript>')
+    if "<head>" not in page or 'id="jupyter-config-data"' not in page:
+        raise SystemExit("site/build.py : index.html de JupyterLite inattendu (pas de <head>)")
+    index.write_text(page.replace("<head>", "<head>" + go, 1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

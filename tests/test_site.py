@@ -1,0 +1,177 @@
+"""The course's JupyterLite site (site/build.py) in headless Chromium: every notebook, 00 to
+08 and the annex, run top to bottom in the browser (Pyodide), nothing behind it but static
+files served on 127.0.0.1, every other host blocked.
+
+Each notebook: Run All without an error, its Mermaid diagrams and players drawn, each
+player stepped with « Suivante » and « Précédente », the toggle on the mock model saying
+that the browser version has no other; 00 is opened from the site's address, as a learner
+would; in 01 an exercise is answered. One browser profile for the whole module: Pyodide
+and the wheels are fetched by the first notebook, then come from the browser's cache.
+
+The site: $HARNESS_SITE if set (.ci/run builds it first, then exports it), else build/site
+if `python3 site/build.py build/site` made it; skipped otherwise (tests stay offline).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL, ROOT, free_port
+from test_browser import (
+    CELLS,
+    IDLE,
+    LISTEN,
+    NOTEBOOKS,
+    PLAYER,
+    READY,
+    RUN_ALL,
+    RUN_TIMEOUT_MS,
+    STATUS,
+    TIMEOUT_MS,
+    VIEWPORT,
+    Notebook,
+    check_player,
+    check_toggle_is_mock,
+    failures,
+    kernel_errors,
+    mermaid_counts,
+    mermaid_fences,
+    screenshot,
+    wait_for_diagrams,
+    wait_for_players,
+)
+from test_browser_exercises import answer, cell_index
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+KERNEL_MS = 180_000  # the first kernel fetches Pyodide and the wheels (about 45 MB)
+MOCK_ONLY = "seul le modèle simulé répond"  # what the toggle says in the browser
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    """The built site: $HARNESS_SITE (.ci/run sets it), else build/site if it was built.
+
+    Not built here: building reaches the package registries, and tests stay offline."""
+    given = os.environ.get("HARNESS_SITE")
+    folder = Path(given) if given else ROOT / "build" / "site"
+    if given:
+        assert (folder / "index.html").exists(), f"HARNESS_SITE={given} : pas de site construit"
+    elif not (folder / "index.html").exists():
+        pytest.skip("pas de site construit : python3 site/build.py build/site (CI le fait)")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def served(site: Path) -> Iterator[str]:
+    """The site served as plain files, as README says: python3 -m http.server -d OUT."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d",
+                               str(site), str(port)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline and server.poll() is None, "serveur absent"
+            time.sleep(0.2)
+    yield url
+    server.terminate()
+    server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
+    """One Chromium profile for the module (its cache keeps Pyodide), loopback only."""
+    external: list[str] = []
+    profile = tmp_path_factory.mktemp("profile")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, viewport=VIEWPORT)
+        browser.set_default_timeout(TIMEOUT_MS)
+
+        def route(route: Any) -> None:
+            url = route.request.url
+            if (urlsplit(url).hostname or "") in LOCAL or url.startswith(("data:", "blob:")):
+                route.continue_()
+            else:
+                external.append(url)
+                route.abort()
+
+        browser.route("**/*", route)
+        yield browser, external
+        browser.close()
+
+
+# A notebook after the first: a fresh workspace (no tab of the previous one reopened, no
+# second kernel), then the notebook opened as from the file browser.
+OPEN = """(path) => window.jupyterapp.commands.execute('docmanager:open',
+                                                     {path, factory: 'Notebook'})"""
+CAN_OPEN = "() => !!window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')"
+KERNEL_IDLE = """(path) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext.session && panel.sessionContext.session.kernel;
+  return panel.context.path === path && !!kernel && kernel.status === 'idle';
+}"""
+
+
+def open_in_site(context: Any, url: str, name: str) -> Notebook:
+    """00 from the site's address (it opens on 00 by itself), the others from the site."""
+    path = f"notebooks/{name}"
+    page = context.new_page()
+    if name.startswith("00"):
+        page.goto(f"{url}/")
+    else:
+        page.goto(f"{url}/lab/index.html?reset")
+        page.wait_for_function(CAN_OPEN, timeout=KERNEL_MS)
+        page.evaluate(OPEN, path)
+    page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
+    page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
+    page.evaluate(LISTEN)
+    panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+    return Notebook(page, f"site-{name}", page.locator(f"[id='{panel}']"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_course_notebook_in_the_site(context: tuple[Any, list[str]], served: str,
+                                     path: Path) -> None:
+    browser, external = context
+    external.clear()
+    notebook = open_in_site(browser, served, path.name)
+    try:
+        notebook.page.evaluate(RUN_ALL)
+        notebook.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
+        problems = failures(notebook.page.evaluate(CELLS), notebook)
+        players = wait_for_players(notebook, path)
+        wait_for_diagrams(notebook, mermaid_fences(path))
+        shot = screenshot(notebook)
+        assert problems == [], f"{path.name} : {problems} (capture : {shot})"
+        drawn, refused = mermaid_counts(notebook)
+        assert refused == 0 and drawn >= mermaid_fences(path) + players.count(), shot
+        for i in range(players.count()):
+            check_player(notebook.panel.locator(PLAYER).nth(i), clicks=2, keys=False)
+        check_toggle_is_mock(notebook)
+        for status in notebook.panel.locator(STATUS).all():
+            sync_api.expect(status).to_contain_text(re.compile(MOCK_ONLY))
+        if path.name.startswith("01"):  # one exercise, answered as a learner would
+            cell = notebook.cell(cell_index(path.name, r'^question\("01-inconnu-etape-5"\)'))
+            assert answer(cell, 3).startswith("✔"), "la bonne réponse est reconnue"
+        notebook.page.wait_for_function(IDLE)
+        assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
+        assert external == [], f"requêtes hors de 127.0.0.1 : {external}"
+    finally:
+        notebook.page.close()
