@@ -47,7 +47,7 @@ def run(
     system_prompt: str = SYSTEM_PROMPT,
 ) -> Run:
     """Run one mission to its end and return the full story (messages, trace, reason)."""
-    if getattr(model, "scripted", False):  # MockModel: its commands are written in our code
+    if getattr(model, "scripted", False):  # MockModel: the commands are the mission's own
         policy = replace(policy, unconfined="allow")
     tools = with_network(tools) if policy.network else tools  # bash's sandbox keeps it
     rec = Recorder(system(system_prompt), tools, on_event, model.price)

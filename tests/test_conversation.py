@@ -210,3 +210,12 @@ def test_the_list_of_a_refusal_is_escaped_and_cut() -> None:
     page = messages_html([{"role": "tool", "content": "<b>" + "x" * 5000}], Mark(0, "content"))
     assert "&lt;b&gt;" in page and "<b>x" not in page and "caractères coupés" in page
     assert messages_html("pas une liste", Mark(0, "")) == ""
+
+
+def test_a_cell_of_100_000_broken_messages_prints_kilobytes_not_megabytes() -> None:
+    broken = [{"role": "robot", "content": "x"}] * 100_000
+    result = send(broken, show=False)
+    bundles = outputs(broken, default_tools(), result, check_conversation(broken))
+    assert sum(len(text) for bundle in bundles for text in bundle.values()) < 100_000
+    assert "voici les 20 premiers" in bundles[0]["text/html"]
+    assert "99\u202f980 autres problèmes, non listés" in bundles[0]["text/html"]

@@ -126,7 +126,17 @@ def test_unwritable_path_is_a_french_error(ink, tmp_path):
     with pytest.raises(HarnessError) as text:
         export_text("deux_tours", tmp_path / "absent" / "d.mmd")
     for caught in (image, text):
-        assert caught.value.explication.startswith("Impossible d’écrire")
+        assert caught.value.explication.lower().startswith("impossible d’écrire")
+        assert "absent" in caught.value.explication and "No such" not in str(caught.value)
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path):
+    import os
+
+    fifo = tmp_path / "d.mmd"
+    os.mkfifo(fifo)  # writing would wait forever for a reader
+    with pytest.raises(HarnessError, match="rien n’y est écrit"):
+        export_text("deux_tours", fifo)
 
 
 @pytest.mark.parametrize("name", CHAPTER)

@@ -170,3 +170,13 @@ def test_another_file_in_tour_1_is_explained_at_tour_2() -> None:
         harness.request(again)
     assert "L’appel 2 ne demande aucun outil" in raised.value.explication
     assert raised.value._render_traceback_() == [f"✘ {raised.value.explication}"]
+
+
+def test_any_argument_name_reaches_the_tool() -> None:
+    # `name` or `self` among a call's arguments: the tool's own answer, never a TypeError.
+    harness = HandHarness("mini")
+    call = {"id": "call_1", "type": "function", "function": {
+        "name": "read_file", "arguments": '{"path": "README.md", "name": 1, "self": 2}'}}
+    said = harness.execute(call)
+    assert said.startswith("Erreur") and "name" in said  # the schema refuses the extra field
+    assert harness.runs[-1].arguments == {"path": "README.md", "name": 1, "self": 2}

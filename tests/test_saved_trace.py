@@ -79,3 +79,20 @@ def test_the_picker_opens_an_upload_or_a_path(tmp_path: Path) -> None:
     button.click()
     shown_html = "".join(o.get("data", {}).get("text/html", "") for o in shown.outputs)
     assert "ligne 1 : JSON illisible" in shown_html
+
+
+def test_a_named_pipe_or_a_huge_file_is_refused_unread(tmp_path: Path) -> None:
+    import os
+
+    from harness_lib.course.lessons import saved_trace
+
+    fifo = tmp_path / "trace.jsonl"
+    os.mkfifo(fifo)  # opening it for reading would wait forever for a writer
+    with pytest.raises(saved_trace.TraceFileError, match="ordinaire|tube"):
+        saved_trace.open_trace(fifo)
+    huge = tmp_path / "enorme.jsonl"
+    huge.write_bytes(b"x")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(saved_trace, "MAX_TRACE_BYTES", 0)
+        with pytest.raises(saved_trace.TraceFileError):
+            saved_trace.open_trace(huge)

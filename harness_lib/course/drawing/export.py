@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...errors import HarnessError
+from ...files import write_atomically
 from ...trace import Trace
 from .diagram import Diagram, DiagramError, from_trace
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
@@ -126,11 +127,8 @@ def _server_env(server: str) -> Iterator[None]:
 
 
 def _write(path: Path, data: bytes) -> Path:
-    try:
-        path.write_bytes(data)
-    except OSError as err:
-        raise HarnessError(f"cannot write {path}: {err.strerror}", explication=(
-            f"Impossible d’écrire « {path} » : {err.strerror or err}.")) from None
+    """Whole or not at all (files.write_atomically): never a FIFO, a device, half a file."""
+    write_atomically(path, data)  # its FileError is a HarnessError, in French
     return path
 
 

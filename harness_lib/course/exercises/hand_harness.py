@@ -110,8 +110,9 @@ class HandHarness:
             "l’effet de ce changement : relancez ce tour avec les gestes d’origine, puis les "
             "suivants, dans l’ordre."))
 
-    def run(self, name: str, **arguments: Any) -> str:
-        """Run one tool yourself, as the harness would; its result is text, errors included."""
+    def run(self, name: str, /, **arguments: Any) -> str:
+        """Run one tool yourself, as the harness would; its result is text, errors included.
+        (`name` is positional only: an argument called `name` or `self` still reaches the tool.)"""
         result = run_tool(ToolCall(name, arguments, "manuel"), self.tools).content
         self.runs.append(ToolRun(name, arguments, result))
         return result

@@ -21,9 +21,10 @@ import html
 from pathlib import Path
 from typing import Any
 
-from ...errors import HarnessError
+from ...errors import FileError, HarnessError
+from ...files import read_capped
 from ...text import after_colon
-from ...trace import Trace, TraceError
+from ...trace import MAX_TRACE_BYTES, Trace, TraceError
 
 
 class TraceFileError(HarnessError):
@@ -33,11 +34,15 @@ class TraceFileError(HarnessError):
 def open_trace(path: str | Path) -> Trace:
     """Read a saved trace (.jsonl); a missing or broken file is a TraceFileError in French."""
     file = Path(path).expanduser()
-    if not file.is_file():
+    if not file.exists() or file.is_dir():
         where = "est un dossier" if file.is_dir() else "est introuvable"
         raise TraceFileError(f"{file} {where} (dossier courant : {Path.cwd()}). Vérifiez le "
                              "chemin : relatif, il part du dossier du notebook.")
-    return read_trace(file.read_bytes(), file.name)
+    try:  # a named pipe or a device is refused unread, a huge file unread too (files.py)
+        content = read_capped(file, MAX_TRACE_BYTES)
+    except FileError as err:
+        raise TraceFileError(str(err)) from None
+    return read_trace(content, file.name)
 
 
 def read_trace(content: str | bytes, name: str = "la trace") -> Trace:

@@ -26,6 +26,7 @@ from ...text import french_number
 from ...tools import workspace_tools
 from ..drawing import charts
 from ..drawing.diagram import transcript
+from ..drawing.run_notes import plural
 from ..drawing.trace_diagram import count, message_label
 from ..missions.scenarios import example_workspace
 from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
@@ -33,6 +34,7 @@ from .listing import messages_html
 from .misconceptions import explain
 
 # A coloured bar says the kind of answer, and the title says it in words.
+LISTED = 20  # problems listed under a refusal; the others are counted
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
 
 
@@ -171,9 +173,14 @@ def _misconception(messages: object, problems: Sequence[Problem]) -> str:
 def _problems(problems: Sequence[Problem]) -> str:
     if len(problems) < 2:  # the one problem is the refusal above: nothing more to list
         return ""
-    items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems)
+    # A cell of 100 000 broken messages must not print megabytes: the first ones, and a count.
+    items = "".join(f"<li>{_esc(problem)}</li>" for problem in problems[:LISTED])
+    rest = len(problems) - LISTED
+    more = (f"<p>… et {plural(rest, 'autre problème', 'autres problèmes')}, non listés : "
+            "corrigez d’abord ceux-ci.</p>" if rest > 0 else "")
+    which = "les voici tous" if rest <= 0 else f"voici les {LISTED} premiers"
     return (f"<p>Vérifié avant l’envoi : {count(len(problems), 'problème')} dans messages[]. L’API "
-            f"ne signale que le premier (ci-dessus) ; les voici tous :</p><ol>{items}</ol>")
+            f"ne signale que le premier (ci-dessus) ; {which} :</p><ol>{items}</ol>{more}")
 
 
 def _box(kind: str, title: str, body: str) -> str:
