@@ -219,3 +219,17 @@ def test_a_cell_of_100_000_broken_messages_prints_kilobytes_not_megabytes() -> N
     assert sum(len(text) for bundle in bundles for text in bundle.values()) < 100_000
     assert "voici les 20 premiers" in bundles[0]["text/html"]
     assert "99\u202f980 autres problèmes, non listés" in bundles[0]["text/html"]
+
+
+def test_a_real_reply_shows_its_reasoning_apart_its_text_and_the_provider_s_bill() -> None:
+    from harness_lib import Completion
+    from harness_lib.course.playground.replies import render
+
+    reply = Completion({"role": "assistant", "reasoning_content": "Il faut d’abord lire.",
+                        "content": [{"type": "text", "text": "Le projet est un harness."}]},
+                       usage={"prompt_tokens": 1097, "completion_tokens": 12}, cost=0.0012)
+    shown = render(reply)
+    assert "Raisonnement visible" in shown and "Il faut d’abord lire." in shown
+    assert "Le projet est un harness." in shown and "[{" not in shown  # the text, not a repr
+    assert "0,0012 dollar (facturé par le fournisseur)" in shown and "1\u202f097 tokens" in shown
+    assert "facturé" not in render(Completion({"role": "assistant", "content": "ok"}))

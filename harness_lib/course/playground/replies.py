@@ -22,7 +22,7 @@ from ...errors import ApiError, HarnessError
 from ...messages import Problem, read_call
 from ...models import Completion
 from ...rules import got
-from ...text import french_number
+from ...text import dollars, french_number, shorten
 from ...tools import workspace_tools
 from ..drawing import charts
 from ..drawing.diagram import transcript
@@ -119,15 +119,21 @@ def _reply(reply: Completion) -> str:
                      "exécuter, puis d’ajouter à messages[] ce message assistant et un message "
                      "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
                      f"{rows}</table>")
-    content = reply.message.get("content")
-    if content:
-        parts.append(f'<div style="white-space:pre-wrap">{_esc(content)}</div>')
+    if reasoning := reply.reasoning:  # a reasoning model's own field: shown, named, apart
+        parts.append("<p><i>Raisonnement visible, renvoyé par le fournisseur (ce n’est pas une "
+                     "action : seules les demandes d’outil en sont) :</i></p><div style="
+                     f'"white-space:pre-wrap;color:#555">{_esc(shorten(reasoning, 2000))}</div>')
+    if text := reply.text:  # content as text, or its text parts
+        parts.append(f'<div style="white-space:pre-wrap">{_esc(text)}</div>')
     if not calls:
         parts.append("<p>Pas de demande d’outil : c’est la réponse finale, la boucle s’arrête.</p>")
     usage = reply.usage or {}
     tokens = (f", {french_number(usage['prompt_tokens'])} tokens en entrée"
               if "prompt_tokens" in usage else "")
-    parts.append(f"<small>finish_reason : {_esc(reply.finish_reason)}{tokens}</small>")
+    # The provider's own bill (OpenRouter's usage.cost); without it, no figure is made up.
+    cost = f", coût : {dollars(reply.cost)} (facturé par le fournisseur)" if (
+        reply.cost is not None) else ""
+    parts.append(f"<small>finish_reason : {_esc(reply.finish_reason)}{tokens}{cost}</small>")
     return "".join(parts)
 
 
