@@ -56,6 +56,15 @@ def french_number(value: object, digits: int | None = None) -> str:
     return text.replace("_", NNBSP).replace(".", ",")
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """A count and its noun, agreed as in French (plural from 2 on): never « appel(s) ».
+
+    >>> plural(1, "appel"), plural(2, "token"), plural(3, "demande d’outil", "demandes d’outil")
+    ('1 appel', '2 tokens', '3 demandes d’outil')
+    """
+    return f"{french_number(n)} {noun if abs(n) < 2 else nouns or noun + 's'}"
+
+
 def dollars(amount: float) -> str:
     """An amount of dollars in French, in words: « 0,15 $ … 0,60 $ » is read as maths by Markdown.
 

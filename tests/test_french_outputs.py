@@ -31,7 +31,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("0[0-7]_*.ipynb"))
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 REASONS = ("answer|max_turns|timeout|api_error|denied|failures|human|length|"
            "content_filter|dead_end")
 NOUNS = ("appels|messages|outils|tours|tokens|fichiers|résultats|erreurs|échecs|secondes|"

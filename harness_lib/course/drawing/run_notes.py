@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ...messages import Message, check_conversation, read_call
 from ...text import french_number as fr
-from ...text import one_line, shorten
+from ...text import one_line, plural, shorten
 from ...trace import Event, Trace
 
 # Every reason a run can stop for (trace.StopReason, and the hand-written loops' own),
@@ -53,11 +53,6 @@ FORGOTTEN = {
                    "l’ajoute pas à messages[] (la ligne RULE 2 manque) : au prochain appel, "
                    "la demande du modèle restera sans réponse.",
 }
-
-
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """« 1 demande d’outil », « 2 demandes d’outil »: the count, its noun agreed."""
-    return f"{fr(n)} {noun if n < 2 else nouns or noun + 's'}"
 
 
 def stop_reason(reason: object) -> str:

@@ -21,7 +21,7 @@ import traceback
 from typing import Any
 
 from ...models import Completion
-from ...text import french_number, shorten
+from ...text import french_number, plural, shorten
 from ...tools import Observation
 from ..missions.guard import Guard, TimeUp
 from ..missions.logbook import NoExit, TooManyCalls
@@ -151,7 +151,7 @@ def cut_text(cut: BaseException, guard: Guard | None, calls: int, files: set[str
             "le correcteur l’a arrêtée")
     waits = " (elle attendait : `time.sleep`)" if "sleep(" in doing else \
         (f", en cours{doing}" if doing else "")
-    never = " sans avoir appelé le modèle" if calls == 0 else f" après {calls} appel(s)"
+    never = " sans avoir appelé le modèle" if calls == 0 else f" après {plural(calls, 'appel')}"
     return (f"{head}{never}{waits}. Une boucle qui attend, qui tourne sans appeler le modèle ou "
             "qui rattrape les erreurs pour continuer ne s’arrête jamais d’elle-même."
             + (" Elle a rattrapé l’arrêt (`except`) : le correcteur a insisté jusqu’à sa "

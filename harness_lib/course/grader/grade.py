@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 from ...errors import ApiError
+from ...text import plural
 from ...tools import workspace_tools
 from ..missions.guard import Cut
 from ..missions.own_loop import Loop, Watched, watch
@@ -133,8 +134,9 @@ def returned(watched: Watched, loop: Loop, stops_early: bool = False) -> str | N
     if run.reason == "incomplete" and not stops_early and not _ran_last(watched):
         names = ", ".join(str((c.get("function") or {}).get("name"))
                           for c in watched.replies[-1].tool_calls)
-        return (f"Votre boucle rend la main après {watched.calls} appel(s), alors que le modèle "
-                f"demandait encore un outil ({names}){code_line(loop, r'if .*tool_calls')} : "
+        where = code_line(loop, r'if .*tool_calls')
+        return (f"Votre boucle rend la main après {plural(watched.calls, 'appel')}, alors que "
+                f"le modèle demandait encore un outil ({names}){where} : "
                 "EXIT ne sort que quand `reponse.tool_calls` est vide, "
                 "`if not reponse.tool_calls:`.")
     when = "après la réponse finale (EXIT)" if run.reason == "answer" else \

@@ -22,6 +22,7 @@ from pathlib import Path
 from ...limits import MAX_FAILURES
 from ...messages import check_conversation
 from ...models.strategies import BUGGY
+from ...text import plural
 from ..missions.own_loop import Watched
 from ..missions.scenarios import PRICE_TASK, README_TASK, WAIT_TASK
 
@@ -107,8 +108,8 @@ def gave_up(watched: Watched, folder: Path) -> str | None:
                 f"{watched.calls} appels. Le chapitre arrête la boucle après {MAX_FAILURES} "
                 "échecs d’outil d’affilée : comptez-les (`run_tool(…).is_error`) et sortez "
                 "quand il y en a trois.")
-    return (f"Votre boucle s’arrête après {watched.calls} appel(s), avant le troisième échec "
-            f"d’affilée : le chapitre dit {MAX_FAILURES}.")
+    return (f"Votre boucle s’arrête après {plural(watched.calls, 'appel')}, avant le troisième "
+            f"échec d’affilée : le chapitre dit {MAX_FAILURES}.")
 
 
 MISSIONS = (

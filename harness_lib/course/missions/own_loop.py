@@ -31,7 +31,7 @@ from ...errors import HarnessError, ModelTimeout
 from ...loop import SYSTEM_PROMPT
 from ...messages import Message, read_call, system, tool_result, user
 from ...models import Completion, MockModel, Model
-from ...text import after_colon
+from ...text import after_colon, plural
 from ...tools import Tool, run_tool
 from ...trace import Run
 from . import markers
@@ -128,5 +128,5 @@ def _ending(book: Logbook, error: HarnessError | None, crash: BaseException | No
         return "answer", str(last.message.get("content") or "")
     if book.calls == max_turns:
         return "max_turns", f"Arrêt propre: maximum de {max_turns} tours dépassé."
-    return "incomplete", f"Arrêt : la boucle rend la main après {book.calls} appel(s), " \
+    return "incomplete", f"Arrêt : la boucle rend la main après {plural(book.calls, 'appel')}, " \
                          "sans réponse finale."
