@@ -33,7 +33,7 @@ from typing import Any
 # name -> the module (below harness_lib.course) that defines it
 _PUBLIC = {
     "drawing.charts": ("billing", "context_chart"),
-    "drawing.diagram": ("ledger_at", "total_at"),
+    "drawing.diagram": ("from_trace", "ledger_at", "total_at"),
     "drawing.hub": ("hub_edges",),
     "drawing.mermaid": ("chapter_diagram",),
     "drawing.run_notes": ("stop_reason",),

@@ -30,9 +30,9 @@ from .narration import step_note
 
 # At most this many arrows are drawn: with its controls, note and context bar, the
 # player then fits in a laptop's window, and its text keeps about the body's size.
-WINDOW = 8
+WINDOW = 7
 LABEL = 40  # the most characters of a label's line in the player; the note gives it whole
-LINES = 3  # a long label wraps onto this many lines before it is cut
+LINES = 2  # a long label wraps onto this many lines before it is cut
 # How the player's diagrams are drawn: text at 15 px (the notebook's body is 14 px),
 # narrow participant boxes, tight margins, no second row of participants at the
 # bottom (the current arrow is the last thing drawn). The browser shrinks a drawing
