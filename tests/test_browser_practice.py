@@ -205,7 +205,7 @@ def test_05_approval_shows_and_decides_each_action(open_notebook: Any) -> None:
 # Each ✏️ cell of 01, 04, 05, 06: the learner's edit changes what the cell shows.
 EDITS = [
     ("01_deux_tours.ipynb", "mission = ", 'mission = "Lis notes.txt et résume le projet"',
-     "3 appel(s) au modèle"),
+     "3 appels au modèle"),
     ("04_boucle_complete.ipynb", "mission_essai = ", "mission_essai = PRICE_TASK",
      "['read_file', 'edit_file', 'bash']"),
     ("05_conditions_arret.ipynb", "limites = Limits(max_turns=15",
