@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ...messages import Message, read_call
-from ...text import french_number, one_line
+from ...text import one_line, plural
 from ...trace import ARROWS
 from .run_notes import FORGOTTEN, VERDICTS, RunStory
 
@@ -80,7 +80,7 @@ def gist(text: str) -> str:
 
 def count(n: int, noun: str) -> str:
     """A count and its noun, plural from 2 on as in French: « 1 outil », « 2 outils »."""
-    return f"{french_number(n)} {noun}{'s' if n > 1 else ''}"  # « 1 097 tokens »
+    return plural(n, noun)  # « 1 097 tokens »: text.plural, the one way to agree a count
 
 
 def message_label(message: Message) -> str:
