@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from ..player.browser_widget import browser_widget
+from ..player.renderer import library
 
 
 @cache
@@ -38,4 +39,5 @@ def _question_class() -> type:
 
 def question_widget(**traits: Any) -> Any:
     """A question's widget with these traits (kind, prompt, choices, labels...)."""
+    library()  # the drawing library reaches the page now, before a player needs it
     return _question_class()(**traits)

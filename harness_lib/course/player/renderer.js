@@ -6,6 +6,10 @@
 
 const KEY = "__harnessDrawer";
 const CACHE = 400; // drawings kept per page (a long run's steps, both views)
+const WARM_UP = { // the two kinds the players draw, as small as Mermaid allows
+  sequence: "sequenceDiagram\n  participant H as Harness\n  H->>H: prêt",
+  hub: "flowchart LR\n  n0[Harness] --> n1[Modèle]",
+};
 
 // The meeting point of this module and stepper.js, whichever runs first.
 function slot() {
@@ -120,6 +124,11 @@ function drawer(mermaid) {
       idle(next);
     }
   }
+
+  // Mermaid's first drawing of each kind is several times slower than the next ones
+  // (a flowchart's, about 0.3 s): two tiny ones drawn in idle time, before a player asks.
+  waiting = [WARM_UP.sequence, WARM_UP.hub];
+  schedule();
 
   return {
     draw: (text) => get(text, true),

@@ -2,14 +2,18 @@
 
 Players draw their diagrams themselves (`stepper.js` asks `renderer.js`), so that they
 draw wherever anywidget runs, whatever the front end does with Mermaid. The library
-(`vendor/`, Mermaid's single-file build, gzip-compressed: 1.6 MB) travels in one widget,
+(`vendor/`, Mermaid's « tiny » single-file build, gzip-compressed: 0.77 MB) travels in one widget,
 `library()`, never displayed: anywidget's `_esm` is state of each widget, so the
 library is not in it. Each player's text part refers to that widget; in the page,
 `renderer.js` decompresses and installs the library on first use, then draws for
 every player (one cache, one queue, Lab's light or dark theme).
 
+The first course widget a kernel shows (the toggle, a question, a player) creates that
+widget: installing the library holds the page's one thread for about a third of a
+second, better spent before the first player arrives than after it (bench/README.md).
+
 >>> MERMAID_VERSION
-'12.3.0'
+'12.0.0'
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from typing import Any
 
 from .browser_widget import browser_widget
 
-MERMAID_VERSION = "12.3.0"  # vendor/README.md says where it comes from
-LIBRARY = Path(__file__).with_name("vendor") / "mermaid.min.js.gz"
+MERMAID_VERSION = "12.0.0"  # vendor/README.md says where it comes from
+LIBRARY = Path(__file__).with_name("vendor") / "mermaid.tiny.js.gz"
 
 
 def library_bytes() -> bytes:

@@ -10,6 +10,7 @@ the copies' Mermaid text, undrawn.
 
 >>> from harness_lib.course.drawing.mermaid import chapter_diagram
 >>> d = chapter_diagram("deux_tours")
+>>> _holder.clear()  # as in a fresh kernel: no cell holds the library yet
 >>> [LIBRARY_TAG in static_copy(d, cell=c) for c in ("a", "b", "a")]
 [True, False, True]
 >>> _holder.clear()  # (this example's cells were not real ones)
@@ -36,7 +37,7 @@ def _script() -> str:
 
 @cache
 def _library_block() -> str:
-    """The bundled Mermaid as static.js finds it: base64 (2.1 MB) in a script block."""
+    """The bundled Mermaid as static.js finds it: base64 (1.0 MB) in a script block."""
     return f"{LIBRARY_TAG}{base64.b64encode(library_bytes()).decode('ascii')}</script>"
 
 

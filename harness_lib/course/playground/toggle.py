@@ -35,6 +35,7 @@ from ...errors import ApiError, HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
 from ...messages import Message, check_conversation
 from ...models import DEFAULT_MODEL, Completion, MockModel, Model
+from ..player.renderer import library
 from .replies import default_tools, outputs, render, tools_error, unexpected
 
 __all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render: for tests
@@ -102,6 +103,7 @@ class Playground:
         cell = None if shell is None else shell.execution_count
         if cell is None or cell != self._shown_in:
             self._shown_in = cell
+            library()  # the drawing library reaches the page now, before a player needs it
             display(self.widget)
 
     _ipython_display_ = show
