@@ -35,6 +35,10 @@ PYODIDE_VERSION = "314.0.6"  # the one jupyterlite-pyodide-kernel 0.8.6 pins
 FIRST = "notebooks/00_bienvenue.ipynb"
 # Loaded while Pyodide starts, before the first cell: the kernel's own needs and the course.
 PREFETCH = ["harness-lib", "ipywidgets", "anywidget", "fastjsonschema"]
+# What harness_lib needs in the browser at start: its other dependencies stay in the lock,
+# loaded only if a cell imports them (httpx: the annex; mermaid-py and requests never: they
+# draw through mermaid.ink, online). Ten wheels fewer unpacked at each kernel start.
+BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "ipywidgets"]
 # Pyodide's files the page never asks for (source maps, its own demo consoles, types).
 UNUSED = (".map", ".d.ts", ".html", "README.md")
 
@@ -95,6 +99,7 @@ def build(out: Path) -> None:
     subprocess.run([str(bin_dir / "jupyter"), "lite", "build", "--lite-dir", str(lite),
                     "--output-dir", str(out)], check=True, cwd=lite)
     open_on_first(out)
+    browser_depends(out / "static" / "pyodide-lock" / "pyodide-lock.json")
     print(f"Site prêt : {out}\nServez-le : python3 -m http.server -d {out}")
 
 
@@ -144,6 +149,19 @@ def write_config(lite: Path) -> None:
         "litePluginSettings": {kernel: {"disablePyPIFallback": True}}}}
     (lite / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2))
     (lite / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
+
+
+def browser_depends(lock_file: Path) -> None:
+    """harness-lib's entry in the site's lock depends on BROWSER_DEPENDS only: the kernel
+    loads a package and its dependencies at start, and the others when a cell imports them
+    (pyodide-kernel runs `loadPackagesFromImports` on each cell's code)."""
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))
+    entry = lock["packages"]["harness-lib"]
+    missing = set(BROWSER_DEPENDS) - set(entry["depends"])
+    if missing:
+        raise SystemExit(f"site/build.py : harness_lib ne dépend plus de {sorted(missing)}")
+    entry["depends"] = BROWSER_DEPENDS
+    lock_file.write_text(json.dumps(lock), encoding="utf-8")
 
 
 def open_on_first(out: Path) -> None:

@@ -5,9 +5,8 @@ N] »; ToolError when the code is not 0, ToolTimeout when time is up) for one si
 command, run inside this Python:
 
 - `python FICHIER.py ARGS…`, `python -m MODULE`, `python -c CODE` (or python3): the script
-  runs in this interpreter, in `cwd`, as `__main__`, with its own sys.argv; what it prints
-  is the output, SystemExit its exit code, a traceback a failure (code 1); the modules it
-  imported from `cwd` are forgotten after, so a corrected `price.py` is read again;
+  runs in this interpreter (`in_process.py`), as a child process would: in `cwd`, as
+  `__main__`, its own sys.argv, its output, its exit code;
 - `sleep N`, `echo …` (with `$NOM` and `${NOM:-défaut}`), `cat FICHIER`, `ls [DOSSIER]`,
   `pwd`, `true`, `false`;
 - anything else (another program, `|`, `;`, `&&`, `>`...): exit code 127 and a sentence
@@ -29,31 +28,19 @@ from __future__ import annotations
 import io
 import os
 import re
-import runpy
 import shlex
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 from ..limits import TOOL_TIMEOUT
 from ..secrets import scrubbed_env
+from .in_process import NO_BASH, TimeUp, python
 from .output import HeadTail
 from .shell import MAX_OUTPUT_BYTES, verdict
 
 OPERATORS = set("|&;<>()`")  # what bash would read as more than one simple command
 VARIABLE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)")  # ${NOM:-défaut}, ${NOM}, $NOM
-KNOWN = "python FICHIER.py, python -m, python -c, echo, cat, ls, pwd, sleep, true, false"
-NO_BASH = ("dans le navigateur, il n’y a pas de bash : cette version du cours lance "
-           f"une commande simple à la fois, parmi {KNOWN} ({{why}})")
-
-
-class _TimeUp(BaseException):
-    """Raised inside a script at the deadline; a BaseException, so `except Exception`
-    in the script does not swallow it."""
 
 
 def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
@@ -62,7 +49,7 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT) -> str:
     code: int | None = None  # None: time ran out
     try:
         code = _dispatch(command, Path(cwd).resolve(), time.monotonic() + timeout, output)
-    except _TimeUp:
+    except TimeUp:
         pass
     return verdict(_capped(output), code, timeout)
 
@@ -86,7 +73,7 @@ def _dispatch(command: str, cwd: Path, deadline: float, out: io.StringIO) -> int
         return 127
     program, args = words[0], words[1:]
     if program in ("python", "python3"):
-        return _python(args, cwd, deadline, out)
+        return python(args, cwd, deadline, out)
     builtin = BUILTINS.get(program)
     if builtin is None:
         out.write(f"{program} : " + NO_BASH.format(why="pas d’autre programme") + "\n")
@@ -114,83 +101,6 @@ def _expand(command: str) -> str:
     return "".join(p if p.startswith("'") else VARIABLE.sub(value, p) for p in parts)
 
 
-def _python(args: list[str], cwd: Path, deadline: float, out: io.StringIO) -> int:
-    """python FICHIER.py | -m MODULE | -c CODE, in this interpreter; the exit code."""
-    if not args or args[0] not in ("-m", "-c") and args[0].startswith("-"):
-        out.write("python : " + NO_BASH.format(why="sans console interactive ni option") + "\n")
-        return 127
-    if args[0] in ("-m", "-c") and len(args) < 2:
-        out.write(f"python : l’option {args[0]} attend un argument\n")
-        return 2
-    if args[0] not in ("-m", "-c") and not (cwd / args[0]).is_file():
-        out.write(f"python : impossible d’ouvrir le fichier {args[0]} : fichier introuvable\n")
-        return 2
-    start: Callable[[], Any] = {
-        "-m": lambda: runpy.run_module(args[1], run_name="__main__", alter_sys=True),
-        "-c": lambda: exec(compile(args[1], "<string>", "exec"), {"__name__": "__main__"}),
-    }.get(args[0], lambda: runpy.run_path(str(cwd / args[0]), run_name="__main__"))
-    argv = ["-c", *args[2:]] if args[0] == "-c" else args[1:] if args[0] == "-m" else args
-    with _inside(cwd, argv, out), _deadline(deadline):
-        return _exit_code(start, out)
-
-
-def _exit_code(start: Callable[[], Any], out: io.StringIO) -> int:
-    """Run the script; its SystemExit is its exit code, an exception prints a traceback."""
-    import traceback
-
-    try:
-        start()
-    except SystemExit as stop:
-        if stop.code is None or isinstance(stop.code, int):
-            return stop.code or 0
-        print(stop.code, file=out)
-        return 1
-    except Exception:  # the script's own failure: bash would show the same traceback
-        traceback.print_exc(file=out)
-        return 1
-    return 0
-
-
-@contextmanager
-def _inside(cwd: Path, argv: list[str], out: io.StringIO) -> Iterator[None]:
-    """For the script's time: its folder (cwd and first on sys.path), its argv, its output,
-    no secret in os.environ. Then all back, and the modules it imported from cwd forgotten."""
-    saved = (os.getcwd(), sys.argv, list(sys.path), dict(os.environ))
-    hidden = set(os.environ) - set(scrubbed_env(os.environ))
-    try:
-        os.chdir(cwd)
-        sys.argv, sys.path[:0] = argv, [str(cwd)]
-        for name in hidden:
-            del os.environ[name]
-        with redirect_stdout(out), redirect_stderr(out):
-            yield
-    finally:
-        os.chdir(saved[0])
-        sys.argv, sys.path[:] = saved[1], saved[2]
-        os.environ.clear()
-        os.environ.update(saved[3])
-        for name, module in list(sys.modules.items()):
-            if str(getattr(module, "__file__", None) or "").startswith(str(cwd) + os.sep):
-                del sys.modules[name]
-
-
-@contextmanager
-def _deadline(deadline: float) -> Iterator[None]:
-    """Raise _TimeUp in the script at the first line of Python run after the deadline."""
-    previous = sys.gettrace()
-
-    def check(frame: FrameType, event: str, arg: object) -> Any:
-        if time.monotonic() >= deadline:
-            raise _TimeUp
-        return check
-
-    sys.settrace(check)
-    try:
-        yield
-    finally:
-        sys.settrace(previous)
-
-
 def _sleep(args: list[str], cwd: Path, deadline: float, out: io.StringIO) -> int:
     try:
         seconds = float(args[0]) if len(args) == 1 else -1.0
@@ -201,7 +111,7 @@ def _sleep(args: list[str], cwd: Path, deadline: float, out: io.StringIO) -> int
         return 1
     time.sleep(max(0.0, min(seconds, deadline - time.monotonic())))
     if time.monotonic() >= deadline:
-        raise _TimeUp
+        raise TimeUp
     return 0
 
 
