@@ -20,11 +20,12 @@ The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<p
 the eight notebooks run there too, from its Run menu, with the same player checks
 (Notebook 7 draws Mermaid only from a Markdown fence, the players' text/markdown).
 
-The players draw their own diagrams (the bundled Mermaid, docs/player.md): a second Lab,
-its Mermaid extension disabled, runs notebook 04 with the same player checks (its Markdown
-blocks stay code); Voilà (its own server) shows a player and a live run, which step; and
-an `nbconvert --to html` export, opened from the disk with no network, draws every
-player's static copy.
+The players draw their own diagrams (the bundled Mermaid, docs/player.md), and so does
+send() (player/figure.py): every send() diagram of a notebook must be a decoded image. A
+second Lab, its Mermaid extension disabled, runs notebooks 04 and 03 with the same player
+checks (its Markdown blocks stay code); Voilà (its own server) shows a player, a live
+run, which step, and a send() diagram; and an `nbconvert --to html` export, opened from
+the disk with no network, draws every player's static copy and send()'s.
 
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
@@ -969,6 +970,7 @@ def test_notebook7_runs_a_course_notebook(open_notebook: Any, path: Path) -> Non
     drawn, refused = mermaid_counts(notebook)
     assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
     assert drawn >= mermaid_fences(path) + players.count()
+    check_figures(notebook.panel, 1 if sends(path) else 0)
     check_players(notebook, path, busy=False)  # by button and by keyboard, at both widths
     notebook.page.wait_for_function(IDLE)
     assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
@@ -991,10 +993,11 @@ def open_without_mermaid(lab_without_mermaid: Lab, browser: Browser) -> Iterator
     yield from opening(lab_without_mermaid, browser)
 
 
-@pytest.mark.parametrize("name", ["04_boucle_complete.ipynb"])
+@pytest.mark.parametrize("name", ["04_boucle_complete.ipynb", "03_erreur_observation.ipynb"])
 def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, name: str) -> None:
     """Lab draws no Mermaid at all here (its Markdown blocks stay code); every player
-    draws its own, steps, switches to the hub, plays while the kernel is busy."""
+    draws its own, steps, switches to the hub, plays while the kernel is busy; every
+    send() diagram (03's hand-played mission) is drawn too."""
     path = ROOT / "notebooks" / name
     notebook = open_without_mermaid(f"notebooks/{name}", ui="lab")
     cells = run_all(notebook)
@@ -1004,6 +1007,7 @@ def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, na
     sync_api.expect(notebook.panel.locator("pre code").first).to_be_attached()  # a fence, as code
     assert notebook.panel.locator(".jp-RenderedMermaid").count() == 0, "Lab dessine encore"
     assert notebook.panel.locator(REFUSED).count() == 0
+    check_figures(notebook.panel, 1 if sends(path) else 0)
     check_players(notebook, path)
     check_dark_theme(notebook, players.first)
     assert kernel_errors(notebook) == []
