@@ -1017,14 +1017,24 @@ THEME = "(name) => window.jupyterapp.commands.execute('apputils:change-theme', {
 
 
 def check_dark_theme(notebook: Notebook, player: Any) -> None:
-    """Lab's dark theme: the player draws its step again, in Mermaid's dark colours."""
+    """Lab's dark theme: the player draws its step again, in Mermaid's dark colours, and
+    so does send()'s first diagram, if the notebook has one."""
+    figure = notebook.panel.locator(FIGURE_DIAGRAM).first
+    before = figure.get_attribute("src") if notebook.panel.locator(FIGURE).count() else None
     light = player_view(player)
     notebook.page.evaluate(THEME, "JupyterLab Dark")
     dark = player_view(player, light.src)
     text = [unquote(v.src).split("<style>")[1][:400] for v in (light, dark)]  # its text colour
     assert dark.step == light.step and "fill:#333" in text[0] and "fill:#333" not in text[1]
+    if before is not None:
+        sync_api.expect(figure).not_to_have_attribute("src", before)
+        looks = [unquote(src).split("<style>")[1][:400]
+                 for src in (before, figure.get_attribute("src") or "")]
+        assert "fill:#333" in looks[0] and "fill:#333" not in looks[1]
     notebook.page.evaluate(THEME, "JupyterLab Light")
     assert player_view(player, dark.src).src == light.src  # from the cache
+    if before is not None:
+        sync_api.expect(figure).to_have_attribute("src", before)
 
 
 VOILA = """from harness_lib.course.player.player import Player, run_live
