@@ -36,7 +36,8 @@ from .misconceptions import explain
 
 # A coloured bar says the kind of answer, and the title says it in words.
 LISTED = 20  # problems listed under a refusal; the others are counted
-DRAWING_TITLE = "La conversation envoyée, en diagramme de séquence"  # when Mermaid names none
+# The static copy's heading; the image's name too, where Mermaid gives none (accTitle).
+DRAWING_TITLE = "La conversation envoyée, en diagramme de séquence"
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
 
 
