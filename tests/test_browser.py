@@ -20,11 +20,12 @@ The same server also serves Notebook 7 (the `notebook` package) at /notebooks/<p
 the eight notebooks run there too, from its Run menu, with the same player checks
 (Notebook 7 draws Mermaid only from a Markdown fence, the players' text/markdown).
 
-The players draw their own diagrams (the bundled Mermaid, docs/player.md): a second Lab,
-its Mermaid extension disabled, runs notebook 04 with the same player checks (its Markdown
-blocks stay code); Voilà (its own server) shows a player and a live run, which step; and
-an `nbconvert --to html` export, opened from the disk with no network, draws every
-player's static copy.
+The players draw their own diagrams (the bundled Mermaid, docs/player.md), and so does
+send() (player/figure.py): every send() diagram of a notebook must be a decoded image. A
+second Lab, its Mermaid extension disabled, runs notebooks 04 and 03 with the same player
+checks (its Markdown blocks stay code); Voilà (its own server) shows a player, a live
+run, which step, and a send() diagram; and an `nbconvert --to html` export, opened from
+the disk with no network, draws every player's static copy and send()'s.
 
 Two self-tests check the checks on notebooks written here: a broken diagram, a
 raised exception and a failing widget callback must be seen; the toggle and a
@@ -80,6 +81,9 @@ STATUS = ".harness-status"  # the HTML under the toggle that says which model an
 DIAGRAM = ".jp-RenderedMermaid img"
 # The player's drawing: its own (stepper.js, the bundled Mermaid), not Lab's Mermaid.
 PLAYER_DIAGRAM = ".harness-diagram .harness-drawing img"
+# send()'s conversation diagram: drawn by the course too (player/figure.py, stepper.js).
+FIGURE = ".harness-figure"
+FIGURE_DIAGRAM = ".harness-figure .harness-drawing img"
 REFUSED = ".jp-RenderedMermaid.jp-mod-warning, .harness-drawing.harness-refused"
 MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
 MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
@@ -271,6 +275,23 @@ def mermaid_counts(notebook: Notebook) -> tuple[int, int]:
     """(diagrams drawn, by Lab and by the players; diagrams Mermaid refused to draw)."""
     drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}").count()
     return drawn, notebook.panel.locator(REFUSED).count()
+
+
+def check_figures(where: Any, at_least: int) -> None:
+    """Every send() diagram in `where` (a page or a locator) drawn as a decoded image by
+    the course's own widget, none refused, and at least `at_least` of them; each keeps
+    its text version."""
+    figures = where.locator(FIGURE)
+    if at_least:
+        sync_api.expect(figures.nth(at_least - 1), "un diagramme de send() manque") \
+            .to_be_attached()
+    for i in range(figures.count()):
+        image = figures.nth(i).locator(".harness-drawing img")
+        sync_api.expect(image, "un diagramme de send() non dessiné").to_be_attached()
+        # A decodable SVG (not a broken image: Mermaid's SVG must be well-formed XML).
+        assert image.evaluate("(img) => img.decode().then(() => img.naturalWidth)") > 0
+        sync_api.expect(figures.nth(i).locator("summary")).to_have_text("Version texte")
+    assert where.locator(f"{FIGURE} .harness-refused").count() == 0
 
 
 # The notebook's scroller, and the height of its cells without the blank space Lab
@@ -736,7 +757,7 @@ def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     notebook = open_notebook("selftest/widgets.ipynb")
     cells = run_all(notebook)
     assert failures(cells, notebook) == []
-    wait_for_diagrams(notebook, 1)
+    check_figures(notebook.cell(2), 1)  # send()'s diagram, drawn by the course
     page, panel = notebook.page, notebook.panel
     players = panel.locator(PLAYER)
     sync_api.expect(players).to_have_count(1)
@@ -828,6 +849,12 @@ def says(path: Path, text: str) -> bool:
     return any(text in c.source for c in nb.cells if c.cell_type == "markdown")
 
 
+def sends(path: Path) -> bool:
+    """Does a code cell call send()?"""
+    nb = nbformat.read(path, as_version=4)
+    return any(re.search(r"\bsend\(", c.source) for c in nb.cells if c.cell_type == "code")
+
+
 EDITABLE = "# ✏️"  # first line of the cells the course asks the learner to edit
 FORGET_ASSISTANT = 'reponse = send([m for m in messages if m["role"] != "assistant"])'
 
@@ -886,6 +913,7 @@ def test_course_notebook_in_lab(open_notebook: Any, path: Path) -> None:
     drawn, refused = mermaid_counts(notebook)
     assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
     assert drawn >= mermaid_fences(path) + players.count()
+    check_figures(notebook.panel, 1 if sends(path) else 0)
     check_players(notebook, path)
     check_toggle_is_mock(notebook)
     # No amount read as a formula: « 0,15 $ … 0,60 $ » between two $ is maths to Lab.
@@ -942,6 +970,7 @@ def test_notebook7_runs_a_course_notebook(open_notebook: Any, path: Path) -> Non
     drawn, refused = mermaid_counts(notebook)
     assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
     assert drawn >= mermaid_fences(path) + players.count()
+    check_figures(notebook.panel, 1 if sends(path) else 0)
     check_players(notebook, path, busy=False)  # by button and by keyboard, at both widths
     notebook.page.wait_for_function(IDLE)
     assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
@@ -964,10 +993,11 @@ def open_without_mermaid(lab_without_mermaid: Lab, browser: Browser) -> Iterator
     yield from opening(lab_without_mermaid, browser)
 
 
-@pytest.mark.parametrize("name", ["04_boucle_complete.ipynb"])
+@pytest.mark.parametrize("name", ["04_boucle_complete.ipynb", "03_erreur_observation.ipynb"])
 def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, name: str) -> None:
     """Lab draws no Mermaid at all here (its Markdown blocks stay code); every player
-    draws its own, steps, switches to the hub, plays while the kernel is busy."""
+    draws its own, steps, switches to the hub, plays while the kernel is busy; every
+    send() diagram (03's hand-played mission) is drawn too."""
     path = ROOT / "notebooks" / name
     notebook = open_without_mermaid(f"notebooks/{name}", ui="lab")
     cells = run_all(notebook)
@@ -977,6 +1007,7 @@ def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, na
     sync_api.expect(notebook.panel.locator("pre code").first).to_be_attached()  # a fence, as code
     assert notebook.panel.locator(".jp-RenderedMermaid").count() == 0, "Lab dessine encore"
     assert notebook.panel.locator(REFUSED).count() == 0
+    check_figures(notebook.panel, 1 if sends(path) else 0)
     check_players(notebook, path)
     check_dark_theme(notebook, players.first)
     assert kernel_errors(notebook) == []
@@ -986,14 +1017,24 @@ THEME = "(name) => window.jupyterapp.commands.execute('apputils:change-theme', {
 
 
 def check_dark_theme(notebook: Notebook, player: Any) -> None:
-    """Lab's dark theme: the player draws its step again, in Mermaid's dark colours."""
+    """Lab's dark theme: the player draws its step again, in Mermaid's dark colours, and
+    so does send()'s first diagram, if the notebook has one."""
+    figure = notebook.panel.locator(FIGURE_DIAGRAM).first
+    before = figure.get_attribute("src") if notebook.panel.locator(FIGURE).count() else None
     light = player_view(player)
     notebook.page.evaluate(THEME, "JupyterLab Dark")
     dark = player_view(player, light.src)
     text = [unquote(v.src).split("<style>")[1][:400] for v in (light, dark)]  # its text colour
     assert dark.step == light.step and "fill:#333" in text[0] and "fill:#333" not in text[1]
+    if before is not None:
+        sync_api.expect(figure).not_to_have_attribute("src", before)
+        looks = [unquote(src).split("<style>")[1][:400]
+                 for src in (before, figure.get_attribute("src") or "")]
+        assert "fill:#333" in looks[0] and "fill:#333" not in looks[1]
     notebook.page.evaluate(THEME, "JupyterLab Light")
     assert player_view(player, dark.src).src == light.src  # from the cache
+    if before is not None:
+        sync_api.expect(figure).to_have_attribute("src", before)
 
 
 VOILA = """from harness_lib.course.player.player import Player, run_live
@@ -1002,6 +1043,11 @@ from harness_lib.models.mock import MockModel
 from harness_lib.tools import workspace_tools
 Player("boucle_complete")"""
 LIVE = "run_live(README_TASK, MockModel(), workspace_tools(example_workspace('mini')));"
+# A learner's send() the API refuses (a result that answers no request): its diagram, a
+# refused message framed in red and the API's cross, drawn by the course's own widget.
+SEND = """from harness_lib.course.playground.toggle import send
+from harness_lib.messages import tool_result, user
+send([user("Lis README.md"), tool_result("call_1", "# Projet")]);"""
 
 
 @pytest.fixture(scope="module")
@@ -1015,7 +1061,8 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     tmp = tmp_path_factory.mktemp("voila")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(VOILA),
-                                         nbformat.v4.new_code_cell(LIVE)])
+                                         nbformat.v4.new_code_cell(LIVE),
+                                         nbformat.v4.new_code_cell(SEND)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nbformat.write(nb, tmp / "lecteur.ipynb")
@@ -1044,6 +1091,12 @@ def test_a_player_draws_and_steps_in_voila(voila: str, browser: Browser) -> None
         sync_api.expect(players.nth(i).locator(PLAYER_DIAGRAM)).to_be_attached()
         check_player(players.nth(i), keys=False, lab=False)
     check_hub(players.first)
+    # send()'s diagram: Voilà draws no Mermaid, the course does (its text version kept).
+    sync_api.expect(page.locator(FIGURE)).to_have_count(1)
+    check_figures(page, 1)
+    sync_api.expect(page.locator(FIGURE).locator(".harness-transcript")) \
+        .to_contain_text("API → Harness", use_inner_text=False)
+    sync_api.expect(page.get_by_text("HTTP 400").first).to_be_visible()  # the verdict
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "voila.png"), full_page=True)
     assert page.locator(".harness-static").first.is_hidden()  # the live players replace it
@@ -1054,13 +1107,15 @@ def test_a_player_draws_and_steps_in_voila(voila: str, browser: Browser) -> None
     assert not others, f"requêtes hors de 127.0.0.1 : {others}"
 
 
-EXPORTED = ["Player('deux_tours')", "Player('erreur_outil', view='hub')", LIVE]
+EXPORTED = ["Player('deux_tours')", "Player('erreur_outil', view='hub')", LIVE, SEND]
+COPIES = 2 * 3 + 1  # two drawings in a player's static copy (sequence, hub), one in send()'s
 
 
 def test_an_html_export_opened_offline_draws_every_players_copy(browser: Browser,
                                                                 tmp_path: Path) -> None:
     """nbclient runs the notebook (the widgets' state saved), nbconvert exports it; opened
-    from the disk with no network, each static copy draws its two diagrams."""
+    from the disk with no network, each player's static copy draws its two diagrams, and
+    send()'s its one, each with its text version."""
     from nbclient import NotebookClient
     from nbconvert import HTMLExporter
 
@@ -1078,9 +1133,11 @@ def test_an_html_export_opened_offline_draws_every_players_copy(browser: Browser
     page.wait_for_function("""(n) => {
       const imgs = [...document.querySelectorAll('.harness-static img.harness-static-drawing')];
       return imgs.length === n && imgs.every((img) => img.complete && img.naturalWidth > 0);
-    }""", arg=2 * len(EXPORTED), timeout=RUN_TIMEOUT_MS)
+    }""", arg=COPIES, timeout=RUN_TIMEOUT_MS)
     assert page.locator(".harness-static pre.harness-mermaid").count() == 0
-    sync_api.expect(page.locator(".harness-static details").first).to_contain_text("Version texte")
+    sync_api.expect(page.locator(".harness-static details")).to_have_count(len(EXPORTED))
+    sync_api.expect(page.locator(".harness-static details").last).to_contain_text(
+        "API → Harness", use_inner_text=False)  # send()'s transcript, folded
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "export-hors-ligne.png"), full_page=True)
     page.close()

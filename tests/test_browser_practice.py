@@ -21,6 +21,8 @@ import pytest
 import test_browser
 from test_browser import (
     ARTIFACTS,
+    FIGURE,
+    FIGURE_DIAGRAM,
     IDLE,
     SCROLLER,
     VIEWPORT,
@@ -36,7 +38,8 @@ pytestmark = pytest.mark.browser
 lab, browser, open_notebook = test_browser.lab, test_browser.browser, test_browser.open_notebook
 
 EDITABLE = "# ✏️"
-# The source of a Mermaid <img>: Lab draws the diagram as an SVG data URL.
+# The source of a Mermaid <img>: send()'s diagram, drawn by the course (player/figure.py),
+# is an SVG data URL, as Lab's own drawings are.
 SVG_TEXT = """(img) => img.src"""
 
 
@@ -56,7 +59,7 @@ def type_into(notebook: Notebook, index: int, source: str) -> None:
 
 
 def svg(image: Any) -> str:
-    """The text of a diagram drawn by Lab (its <img> holds an SVG data URL)."""
+    """The text of a drawn diagram (its <img> holds an SVG data URL)."""
     src = image.evaluate(SVG_TEXT)
     head, _, body = src.partition(",")
     return base64.b64decode(body).decode("utf-8") if "base64" in head else unquote(body)
@@ -114,9 +117,9 @@ def test_02_breaking_rule_2_marks_the_message_and_ticks_a_target(open_notebook: 
     sync_api.expect(cell.locator("mark").first).to_contain_text('"role": "assistant"')
     sync_api.expect(cell).to_contain_text("[2] ✘ messages[2].role")
     # The diagram: drawn (not refused by Mermaid), message 2 framed with its note.
-    image = cell.locator(".jp-RenderedMermaid img")
+    image = cell.locator(FIGURE_DIAGRAM)
     sync_api.expect(image).to_have_count(1)
-    assert cell.locator(".jp-RenderedMermaid.jp-mod-warning").count() == 0
+    assert cell.locator(f"{FIGURE} .harness-refused").count() == 0
     drawn = svg(image)
     assert "messages[2].role" in drawn and "[2] assistant" in drawn
     assert re.search(r"rgba\(229, ?57, ?53", drawn), "le message refusé n'est pas encadré"
@@ -243,7 +246,7 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     last = notebook.cell(cell_index(cells, "# ✏️ Tour 3"))
     sync_api.expect(last).to_contain_text("✔ règle 2 : call_3")
     sync_api.expect(last).to_contain_text("pas de demande d’outil", ignore_case=True)
-    drawn = svg(last.locator(".jp-RenderedMermaid img"))
+    drawn = svg(last.locator(FIGURE_DIAGRAM))
     assert all(f"[{i}] " in drawn for i in range(8)), "les huit messages de votre conversation"
     first = notebook.cell(cell_index(cells, "# ✏️ Tour 1"))
     shots(notebook, first, "03-tour-1")

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness_lib.course.drawing.mermaid import parse
+from harness_lib.course.player.figure import Figure
 from harness_lib.course.playground import toggle as playground
 from harness_lib.course.playground.conversation import (
     FIRST,
@@ -42,7 +43,12 @@ def shown(messages: object, tools: object = None) -> tuple[str, str, str]:
     result = send(messages, tools, show=False)
     schemas = default_tools() if tools is None else tools
     verdict, drawn, bar = outputs(messages, schemas, result, check_conversation(messages))
-    return verdict["text/html"], drawn["text/vnd.mermaid"], bar["text/html"]
+    return verdict["text/html"], drawn.mermaid, bar["text/html"]
+
+
+def part_texts(part: Any) -> list[str]:
+    """The texts of one part of send()'s answer: a bundle's, or a Figure's two."""
+    return [part.mermaid, part.transcript] if isinstance(part, Figure) else list(part.values())
 
 
 def test_an_accepted_conversation_is_drawn_with_the_reply() -> None:
@@ -70,11 +76,11 @@ def test_a_refusal_comes_from_the_api_and_is_never_called_sent() -> None:
     result = send(refused, show=False)
     assert isinstance(result, ApiError) and result.status == 400
     bundles = outputs(refused, default_tools(), result, check_conversation(refused))
-    page = " ".join(html.unescape(text) for bundle in bundles for text in bundle.values())
+    page = " ".join(html.unescape(text) for part in bundles for text in part_texts(part))
     for claim in ("envoyé", "envoyés au modèle", "Ce que le modèle reçoit", "Contexte envoyé"):
         assert claim not in page, claim
     assert "le modèle ne verra jamais cette conversation" in page
-    diagram = parse(bundles[1]["text/vnd.mermaid"])
+    diagram = parse(bundles[1].mermaid)
     names = {p.id: p.label for p in diagram.participants}
     last = diagram.steps[-1]
     assert (last.source, last.target, last.arrow) == ("A", "H", "--x") and names["A"] == "API"
@@ -157,7 +163,7 @@ def test_a_refusal_from_a_real_provider_is_located_from_its_param() -> None:
         assert isinstance(result, ApiError) and check_conversation(messages) == []
         assert locate([], result) == Mark(1, "content")
         verdict, drawn, _ = outputs(messages, default_tools(), result)
-        assert "✘ messages[1].content" in drawn["text/vnd.mermaid"]
+        assert "✘ messages[1].content" in drawn.mermaid
         assert "messages[1].content</b>" in verdict["text/html"]
     finally:
         playground._shared = None
@@ -195,7 +201,7 @@ def test_any_cell_shows_a_verdict_and_never_raises(messages: object) -> None:
                       check_conversation(messages))
     assert bundles[0]["text/html"].startswith("<div")
     if isinstance(messages, list):  # a list is always drawn, whatever it holds
-        assert len(bundles) == 3 and "sequenceDiagram" in bundles[1]["text/vnd.mermaid"]
+        assert len(bundles) == 3 and "sequenceDiagram" in bundles[1].mermaid
 
 
 def test_mermaid_labels_that_could_break_the_diagram_are_escaped() -> None:
@@ -216,7 +222,7 @@ def test_a_cell_of_100_000_broken_messages_prints_kilobytes_not_megabytes() -> N
     broken = [{"role": "robot", "content": "x"}] * 100_000
     result = send(broken, show=False)
     bundles = outputs(broken, default_tools(), result, check_conversation(broken))
-    assert sum(len(text) for bundle in bundles for text in bundle.values()) < 100_000
+    assert sum(len(text) for part in bundles for text in part_texts(part)) < 100_000
     assert "voici les 20 premiers" in bundles[0]["text/html"]
     assert "99\u202f980 autres problèmes, non listés" in bundles[0]["text/html"]
 
@@ -233,3 +239,73 @@ def test_a_real_reply_shows_its_reasoning_apart_its_text_and_the_provider_s_bill
     assert "Le projet est un harness." in shown and "[{" not in shown  # the text, not a repr
     assert "0,0012 dollar (facturé par le fournisseur)" in shown and "1\u202f097 tokens" in shown
     assert "facturé" not in render(Completion({"role": "assistant", "content": "ok"}))
+
+
+# --- send()'s diagram: drawn by the course itself, not left to the front end's Mermaid ---
+
+
+def displayed(messages: object) -> list[dict[str, Any]]:
+    """The outputs send() displays, as a notebook receives them."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    InteractiveShell.instance(config=config)
+    try:
+        with capture_output() as captured:
+            send(messages)
+    finally:
+        InteractiveShell.clear_instance()
+    return [o.data for o in captured.outputs]
+
+
+def test_send_draws_its_diagram_with_the_course_widget_and_leaves_a_static_copy() -> None:
+    from ipywidgets.widgets.widget import _instances
+
+    from harness_lib.course.player import stepper
+    from harness_lib.course.player.renderer import library
+
+    refused = asked()[:3]
+    verdict, drawn, copy, bar = displayed(refused)
+    mermaid = mermaid_text(*_diagram_and_mark(refused))
+    # No bundle for the front end's Mermaid: Voilà, VS Code, a Lab without it showed code.
+    assert not any(k in o for o in (verdict, drawn, copy, bar)
+                   for k in ("text/vnd.mermaid", "text/markdown"))
+    assert "HTTP 400" in verdict["text/html"] and "Ce que l’appel portait" in bar["text/html"]
+    widget = _instances[drawn["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    state = widget.get_state()
+    assert state["part"] == "figure" and state["mermaid"] == mermaid
+    assert state["library"] == f"IPY_MODEL_{library().model_id}"  # the page's one Mermaid
+    assert state["_esm"] == stepper._stepper_class()._esm.default_value  # one drawing code
+    assert "renderFigure" in state["_esm"]
+    # Viewers without widgets read the text version; an export, the static copy.
+    assert drawn["text/plain"] == state["transcript"] and "API → Harness" in state["transcript"]
+    page = copy["text/html"]
+    assert page.startswith('<div class="harness-static">') and "Version texte" in page
+    assert f'<pre class="harness-mermaid">{html.escape(mermaid)}</pre>' in page
+    assert html.escape(state["transcript"]) in page
+    assert "document.currentScript" in page  # static.js, which draws it offline
+
+
+def _diagram_and_mark(messages: list[dict[str, Any]]) -> tuple[Any, Mark | None]:
+    """The diagram and mark send() draws for a conversation the API refuses."""
+    problems = check_conversation(messages)
+    mark = locate(problems, problems[0].as_api_error())
+    result = problems[0].as_api_error()
+    return conversation_diagram(messages, default_tools(), str(result), True,
+                                mark.index if mark else None), mark
+
+
+def test_a_diagram_whose_widget_fails_leaves_its_text_version(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness_lib.course.player import figure
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("pas de widget ici")
+
+    monkeypatch.setattr(figure, "bundles", broken)
+    verdict, drawn, bar = displayed(asked()[:3])
+    assert "HTTP 400" in verdict["text/html"] and "Ce que l’appel portait" in bar["text/html"]
+    assert list(drawn) == ["text/plain"] and "API → Harness" in drawn["text/plain"]

@@ -130,8 +130,9 @@ def output_texts(output: dict[str, Any]) -> Iterator[str]:
 
 HTML_TRAITS = {"texts", "knowns", "captions", "prompt", "feedback", "value", "titles"}
 PLAIN_TRAITS = {"choices", "transcript", "placeholder", "description", "check_label",
-                "show_label", "tooltip"}
-MERMAID_TRAITS = {"sequences", "hubs", "whole"}  # what the player draws, per step
+                "show_label", "tooltip", "alt"}
+# What the player draws, per step; what a figure draws (send()'s conversation).
+MERMAID_TRAITS = {"sequences", "hubs", "whole", "mermaid"}
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -224,6 +225,9 @@ def test_widget_state_is_scanned() -> None:
     """The players' notes and drawings live in the widget state, not in the outputs: read."""
     where = {w for w, _ in widget_texts(executed("01_deux_tours.ipynb"))}
     assert {"AnyModel.texts", "AnyModel.sequences", "AnyModel.hubs"} <= where, where
+    # send()'s diagrams too: each is a widget that draws one Mermaid text (figure.py).
+    where = {w for w, _ in widget_texts(executed("02_deux_regles.ipynb"))}
+    assert {"AnyModel.mermaid", "AnyModel.transcript"} <= where, where
 
 
 if __name__ == "__main__":  # python tests/test_french_outputs.py NAME: the list, to read

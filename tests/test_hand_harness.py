@@ -78,7 +78,9 @@ def test_the_api_refusal_is_shown_after_the_checks() -> None:
     pages = [o.data.get("text/html", "") for o in shown.outputs]
     assert "✘" in pages[0] and "n’est pas dans messages[]" in pages[0]  # the check first
     assert "HTTP 400" in pages[1]  # then send()'s verdict, diagram and bar
-    assert any("text/vnd.mermaid" in o.data for o in shown.outputs)
+    # the diagram: drawn by the course's own widget, with its text version for other viewers
+    drawn = [o.data for o in shown.outputs if "application/vnd.jupyter.widget-view+json" in o.data]
+    assert len(drawn) == 1 and "API → Harness" in drawn[0]["text/plain"]
     assert len(harness.replies) == 1  # a refusal is not a reply
 
 

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
+from ipywidgets.widgets import widget as widget_module
 from traitlets.config import Config
 
 from harness_lib.course.playground import toggle as playground
@@ -201,9 +202,16 @@ def test_key_never_shown_in_repr_state_render_or_output(shell: InteractiveShell)
     shown = [repr(pg), str(refused), repr(refused), refused.explication, render(refused),
              captured.stdout, json.dumps([o.data for o in captured.outputs])]
     shown += [json.dumps(w.get_state(), default=str) for w in all_widgets(pg.widget)]
+    # The widgets that draw each conversation (their state is what the browser gets).
+    drawn = [widget_module._instances[view["model_id"]] for o in captured.outputs
+             if (view := o.data.get("application/vnd.jupyter.widget-view+json"))
+             and view["model_id"] != pg.widget.model_id]
+    shown += [json.dumps(w.get_state(), default=str) for w in drawn]
     assert all(SECRET not in text for text in shown)
-    # The toggle, then for each answer: its verdict, the conversation's diagram, the context bar.
-    assert len(captured.outputs) == 1 + 2 * 3
+    assert len(drawn) == 2 and "bad key ***" in drawn[0].transcript  # the key was there, hidden
+    # The toggle, then for each answer: its verdict, the conversation's diagram and its
+    # static copy, the context bar.
+    assert len(captured.outputs) == 1 + 2 * 4
 
 
 # --- send(): the API's answers ---

@@ -126,15 +126,32 @@ def static_html(diagram: Diagram) -> str:
     `player/static.py` adds what draws them offline (the bundled Mermaid). Not
     nbconvert's own `jp-Mermaid` form: its export hides that text until a CDN draws it.
     """
-    def block(mermaid: str) -> str:
-        return f'<pre class="harness-mermaid">{html.escape(mermaid)}</pre>'
-
+    whole, hub = to_mermaid(diagram, highlight=False), hub_mermaid(diagram)
     return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
-            f"</b> (copie statique du lecteur)</p>{block(to_mermaid(diagram, highlight=False))}"
+            f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
             f"<p>La même exécution, le harness au centre (vue hub) :</p>"
-            f"{block(hub_mermaid(diagram))}<details><summary>Version texte</summary>"
-            f'<pre style="white-space:pre-wrap">{html.escape(transcript(diagram))}</pre>'
-            "</details></div>")
+            f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
+
+
+def static_figure_html(mermaid: str, text: str, title: str) -> str:
+    """One diagram (send()'s conversation) and its text version, as `static_html` writes
+    a player's: for HTML exports and viewers without a kernel.
+
+    >>> page = static_figure_html("sequenceDiagram", "1. U → H : <b>", "Conversation")
+    >>> '<pre class="harness-mermaid">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
+    (True, True)
+    """
+    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(title)}</b> (copie statique)</p>'
+            f"{_mermaid_block(mermaid)}{_text_version(text)}</div>")
+
+
+def _mermaid_block(mermaid: str) -> str:
+    return f'<pre class="harness-mermaid">{html.escape(mermaid)}</pre>'
+
+
+def _text_version(text: str) -> str:
+    return (f'<details><summary>Version texte</summary><pre style="white-space:pre-wrap">'
+            f"{html.escape(text)}</pre></details>")
 
 
 # The bill of a run: one line per model call.

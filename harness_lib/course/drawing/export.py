@@ -1,7 +1,8 @@
 """A course diagram as a file, for slides or a static site: Mermaid text, SVG or PNG.
 
-The course itself never needs this module: JupyterLab draws Mermaid on its own,
-offline. It is for teachers who want a picture outside the notebooks.
+The course itself never needs this module: it draws its diagrams in the page, offline
+(the bundled Mermaid, player/renderer.py). It is for teachers who want a picture
+outside the notebooks.
 
 - `export_text` writes the annotated Mermaid text (a `.mmd` file): offline, always works.
 - `export_image` asks a mermaid.ink server to draw it, through mermaid-py: that

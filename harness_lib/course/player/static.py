@@ -1,12 +1,14 @@
-"""A player's static copy, drawn without a kernel nor a network: for HTML exports.
+"""A player's (or a figure's) static copy, drawn without a kernel nor a network: for
+HTML exports.
 
 `charts.static_html` writes the whole diagram, its hub view (Mermaid text) and the
-text version; this adds `static.js`, which draws them with the bundled Mermaid where no
-live player runs (an `nbconvert --to html` export, opened offline). The library goes
-into the page once: base64 in the static copy of the first player displayed in the
-kernel, and again whenever that cell runs again (its old output, and the library in
-it, are replaced). Known limit: clear that cell's output alone and the export shows
-the copies' Mermaid text, undrawn.
+text version; `charts.static_figure_html` one diagram (send()'s, figure.py) and its
+text version. This adds `static.js`, which draws them with the bundled Mermaid where
+no live widget runs (an `nbconvert --to html` export, opened offline). The library
+goes into the page once: base64 in the first static copy displayed in the kernel, and
+again whenever that cell runs again (its old output, and the library in it, are
+replaced). Known limit: clear that cell's output alone and the export shows the
+copies' Mermaid text, undrawn.
 
 >>> from harness_lib.course.drawing.mermaid import chapter_diagram
 >>> d = chapter_diagram("deux_tours")
@@ -22,7 +24,7 @@ import base64
 from functools import cache
 from pathlib import Path
 
-from ..drawing.charts import static_html
+from ..drawing.charts import static_figure_html, static_html
 from ..drawing.diagram import Diagram
 from .renderer import library_bytes
 
@@ -56,9 +58,19 @@ def current_cell() -> str:
 
 def static_copy(diagram: Diagram, cell: str | None = None) -> str:
     """The static copy of `diagram`, with what draws it offline (`cell`: where it is shown)."""
+    return _drawn_offline(static_html(diagram), cell)
+
+
+def static_figure(mermaid: str, text: str, title: str, cell: str | None = None) -> str:
+    """The static copy of one diagram and its text version, with what draws it offline."""
+    return _drawn_offline(static_figure_html(mermaid, text, title), cell)
+
+
+def _drawn_offline(copy: str, cell: str | None) -> str:
+    """`copy`, then static.js, then the library if this cell is the one that carries it."""
     cell = current_cell() if cell is None else cell
     block = ""
-    if not _holder or _holder[0] == cell:  # the first player's cell, or that cell again
+    if not _holder or _holder[0] == cell:  # the first copy's cell, or that cell again
         _holder[:] = [cell]
         block = _library_block()
-    return static_html(diagram) + _script() + block
+    return copy + _script() + block

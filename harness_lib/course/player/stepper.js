@@ -1,4 +1,5 @@
-// The player's browser side, in two parts (the `part` trait of each model):
+// The player's browser side, in two parts (the `part` trait of each model), and a third
+// for one diagram outside a player (figure.py: send()'s conversation):
 // - "controls": buttons, slider, keys and « Lecture ». The current step is the
 //   model's `value`, the view (0 sequence, 1 hub) its `view`.
 // - "text": follows the controls' model, in the browser: draws the current step's
@@ -6,6 +7,8 @@
 //   steps ahead in idle time) and shows its note and context bar, « Que sait le
 //   modèle ? » and the text version, from lists the kernel prepared once. So a step
 //   never waits for the kernel, and « Lecture » goes on while the kernel is busy.
+// - "figure": one Mermaid text, drawn the same way (the same drawing area and drawer),
+//   and its text version.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
 
 const REDUCED = "(prefers-reduced-motion: reduce)";
@@ -256,8 +259,31 @@ async function renderText({ model, el }) {
   return () => { controls.off("change:value change:view", show); stop(); };
 }
 
+// The "figure" part: its one text, drawn as a step is, again after a theme switch.
+async function renderFigure({ model, el }) {
+  const area = drawingArea("harness-drawing");
+  const transcript = make("div", { className: "harness-transcript",
+                                   textContent: model.get("transcript") });
+  el.classList.add("harness-figure");
+  el.append(area.node, details("Version texte", transcript));
+  let drawer = null, painting = 0;
+  async function paint() {
+    const mine = ++painting; // a theme switch meanwhile: only the last drawing is put
+    const put = await area.paint(drawer, model.get("mermaid"), model.get("alt"));
+    if (put && mine === painting) put();
+  }
+  paint(); // « Dessin en cours… » until the drawer is ready
+  await model.widget_manager.get_model(model.get("library").replace("IPY_MODEL_", ""));
+  drawer = await drawerSlot().ready;
+  const stop = drawer.failed ? () => {} : drawer.onTheme(() => { area.reset(); paint(); });
+  paint();
+  return stop;
+}
+
+const PARTS = { text: renderText, figure: renderFigure };
+
 function render(view) {
-  return view.model.get("part") === "text" ? renderText(view) : renderControls(view);
+  return (PARTS[view.model.get("part")] || renderControls)(view);
 }
 
 export default { render };

@@ -14,6 +14,9 @@ kernel would freeze the player. This is one small anywidget instead, `stepper.js
   modèle ? », the text version and « Diagramme complet », from lists prepared by
   the kernel.
 
+`stepper.js` has a third part, "figure", for one diagram outside a player (send()'s
+conversation): `figure.py` defines its traits.
+
 Python only holds traits:
 
 >>> s = stepper(total=9, interval=2.0)

@@ -6,5 +6,6 @@
     listing.py       messages[] as a listing, the refused field highlighted
     misconceptions.py  the classic mistake behind a refusal, explained in French
 
-Imports the harness, drawing/, missions/ and player/ (the players' text fitting).
+Imports the harness, drawing/, missions/ and player/ (the players' text fitting, and
+the widget that draws send()'s diagram: player/figure.py).
 """

@@ -1,7 +1,8 @@
 """What `playground.send()` shows: the model's reply, or the API's refusal, as HTML.
 
 Pure functions, no widgets: `render(result, problems)` takes what send() returns
-(a Completion or an error) and the problems check_conversation found.
+(a Completion or an error) and the problems check_conversation found; `outputs` gives
+the diagram as a `Figure` (data), which send() displays as a widget.
 
 >>> from harness_lib.messages import check_conversation
 >>> problems = check_conversation([{"role": "tool", "content": "?"}])
@@ -24,24 +25,27 @@ from ...models import Completion
 from ...rules import got
 from ...text import dollars, french_number, shorten
 from ...tools import workspace_tools
-from ..drawing import charts
 from ..drawing.diagram import transcript
 from ..drawing.run_notes import plural
 from ..drawing.trace_diagram import count, message_label
 from ..missions.scenarios import example_workspace
+from ..player.figure import Figure
 from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
 from .listing import messages_html
 from .misconceptions import explain
 
 # A coloured bar says the kind of answer, and the title says it in words.
 LISTED = 20  # problems listed under a refusal; the others are counted
+# The static copy's heading; the image's name too, where Mermaid gives none (accTitle).
+DRAWING_TITLE = "La conversation envoyée, en diagramme de séquence"
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
 
 
 def outputs(messages: object, tools: object, result: object,
-            problems: Sequence[Problem] = ()) -> list[dict[str, str]]:
-    """What send() displays, as MIME bundles: the verdict, then (for a list of messages) the
-    conversation as a sequence diagram and the context bar of what the model receives."""
+            problems: Sequence[Problem] = ()) -> list[dict[str, str] | Figure]:
+    """What send() displays: the verdict (a MIME bundle), then for a list of messages the
+    conversation as a sequence diagram (a Figure, which the course draws itself:
+    player/figure.py) and the context bar of what the model receives (a bundle)."""
     mark = locate(problems, result)
     shown_first = {"text/html": render(result, problems, messages, mark),
                    "text/plain": _plain(result)}
@@ -51,9 +55,7 @@ def outputs(messages: object, tools: object, result: object,
         refused = isinstance(result, ApiError) and result.status is not None
         diagram = conversation_diagram(messages, tools, _outcome(result), refused,
                                        mark.index if mark else None)
-        text = mermaid_text(diagram, mark)
-        drawn = {"text/vnd.mermaid": text, "text/markdown": charts.mermaid_fence(text),
-                 "text/plain": transcript(diagram)}
+        drawn = Figure(mermaid_text(diagram, mark), transcript(diagram), DRAWING_TITLE)
         return [shown_first, drawn, _bar(result, diagram)]
     except Exception:  # the verdict matters most: a drawing that fails is left out
         return [shown_first]

@@ -5,7 +5,8 @@ the offline MockModel (the default) and a real model on OpenRouter. `send(messag
 asks the chosen model for its next message and never raises: a conversation the API
 would refuse comes back as the API's own error, displayed and returned. What it shows:
 the verdict, the conversation as a sequence diagram (the refused message framed in
-red), and the context bar of what the model receives.
+red; drawn by the course itself, player/figure.py), and the context bar of what the
+model receives.
 
 >>> from harness_lib.messages import user
 >>> reply = send([user("Lis README.md et résume le projet")], show=False)
@@ -35,6 +36,7 @@ from ...errors import ApiError, HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
 from ...messages import Message, check_conversation
 from ...models import DEFAULT_MODEL, Completion, MockModel, Model
+from ..player import figure
 from ..player.renderer import library
 from .replies import default_tools, outputs, render, tools_error, unexpected
 
@@ -215,10 +217,22 @@ def send(messages: object, tools: object = None, *, show: bool = True) -> Comple
     if len(key) >= 8 and isinstance(result, HarnessError):  # a provider may quote the key back
         result.hide(key)
     if show:
-        for bundle in outputs(messages, schemas, result, problems):
-            # Second line of defence: a key quoted anywhere else becomes *** too.
-            display({kind: _hide(text, key) for kind, text in bundle.items()}, raw=True)
+        for part in outputs(messages, schemas, result, problems):
+            for bundle in _bundles(part, key):
+                display(bundle, raw=True)
     return result
+
+
+def _bundles(part: dict[str, str] | figure.Figure, key: str) -> list[dict[str, Any]]:
+    """What displays one part of send()'s answer. Second line of defence: a key quoted
+    anywhere becomes *** too, before any widget gets the text."""
+    if not isinstance(part, figure.Figure):
+        return [{kind: _hide(text, key) for kind, text in part.items()}]
+    drawn = figure.Figure(_hide(part.mermaid, key), _hide(part.transcript, key), part.title)
+    try:
+        return figure.bundles(drawn)
+    except Exception:  # no widget, no static copy: the text version still says it all
+        return [{"text/plain": drawn.transcript}]
 
 
 def _complete(messages: object, schemas: object) -> Completion | HarnessError:
