@@ -125,3 +125,21 @@ def test_the_mock_refuses_what_the_real_model_cannot_send() -> None:
         MockModel().complete(messages, [])
     assert sent == [] and (real.value.status, mock.value.status) == (None, None)
     assert real.value.explication == mock.value.explication
+
+
+@pytest.mark.parametrize("name", [None, "", "deux mots", 3])
+def test_a_name_the_api_would_refuse_next_time_is_dropped_and_said(name: object) -> None:
+    from harness_lib.messages import check_conversation
+    from harness_lib.models.received import assistant_message
+
+    message, notes = assistant_message({"role": "assistant", "content": "Fini.", "name": name}, 1)
+    assert "name" not in message and any(n.startswith("name ") for n in notes)
+    assert check_conversation([{"role": "user", "content": "Lis."}, message]) == []
+
+
+def test_a_name_the_api_accepts_is_kept() -> None:
+    from harness_lib.models.received import assistant_message
+
+    raw = {"role": "assistant", "content": "Fini.", "name": "agent_1"}
+    message, notes = assistant_message(raw, 1)
+    assert message["name"] == "agent_1" and notes == []

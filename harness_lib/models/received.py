@@ -11,7 +11,9 @@ only what the next request could not carry, each change said in `notes`:
   local one, `call_<message>_<k>`, stable and unique in the conversation, so that
   its result can answer it (RULE 2); Gemini accepts such ids back;
 - `arguments` sent as an object becomes the JSON text the API expects; a missing
-  `type` becomes "function".
+  `type` becomes "function";
+- a `name` the API would refuse next time (`null`, or not letters, digits, _ and -)
+  is dropped: it is optional for an assistant message.
 
 >>> raw = {"role": "assistant", "content": None, "reasoning_content": "Je lis.",
 ...        "tool_calls": [{"id": "", "type": "function",
@@ -30,6 +32,7 @@ from typing import Any
 
 from ..errors import ApiError
 from ..messages import Message
+from ..rules import NAME
 
 MALFORMED = ("L’API a répondu 200, mais son message est mal formé ({what}) : il ne peut pas "
              "entrer dans messages[]. Réessayez, ou vérifiez base_url.")
@@ -56,6 +59,10 @@ def assistant_message(raw: dict[str, Any], position: int) -> tuple[Message, list
         message["tool_calls"] = tool_calls
     else:  # `tool_calls: []` is refused by the API at the next call
         message.pop("tool_calls", None)
+    name = message.get("name", "_")
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        notes.append(f"name {json.dumps(message.pop('name'))[:40]} : retiré, l’API le "
+                     "refuserait au prochain appel")
     if content is None and not tool_calls:  # cut or filtered: "" keeps messages[] valid
         message["content"] = ""
         notes.append("content null sans demande d’outil : remplacé par \"\"")
