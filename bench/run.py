@@ -324,10 +324,12 @@ def run_all_in_browser(repeat: int) -> list[Result]:
     results += [Result(f"Run All, drawn: {name}", "x", runs, 5.0,
                        info={"median_s": round(found["seconds"][name], 3)})
                 for name, runs in found["ratios"].items()]
+    slowest = {"slowest": [(n, round(t, 3)) for n, t in found["slowest_first"]]}
+    # The median says what most players do; issue 25 asks it of every one: the slowest too.
     return results + [Result("player's first drawing after its output", "s",
-                             found["first_drawing_s"], 0.5,
-                             info={"slowest": [(n, round(t, 3))
-                                               for n, t in found["slowest_first"]]})]
+                             found["first_drawing_s"], 0.5, info=slowest),
+                      Result("slowest first drawing", "s",
+                             [max(found["first_drawing_s"], default=math.nan)], 0.5)]
 
 
 def table(results: Sequence[Result]) -> str:
