@@ -158,3 +158,25 @@ def test_status_of_each_event_is_french() -> None:
 def test_every_stop_reason_has_its_french() -> None:
     assert set(typing.get_args(StopReason)) <= set(STOP_REASONS)
     assert all(re.search(r"[a-z]_[a-z]", text) is None for text in STOP_REASONS.values())
+
+
+def test_what_messages_held_is_counted_as_a_recount_would_say() -> None:
+    """Held counts each message once (a long run stays linear): at every step of a run, its
+    counts are those of the whole list counted again, and it knows every call id asked."""
+    from collections import Counter
+
+    from harness_lib import MockModel, run, workspace_tools
+    from harness_lib.course.drawing.held import Held
+    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+
+    trace = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini"))).trace
+    held, seen = Held(), [trace.system]
+    held.add(trace.system)
+    for event in trace.events:
+        if event.message is not None:
+            held.add(event.message)
+            seen.append(event.message)
+        roles = Counter(m.get("role") for m in seen)
+        calls = [c for m in seen for c in m.get("tool_calls") or []]
+        assert (len(held), held.roles["tool"], held.calls) == (len(seen), roles["tool"], len(calls))
+        assert all(held.asked(c["id"]) for c in calls) and not held.asked("call_inconnu")

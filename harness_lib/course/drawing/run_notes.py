@@ -24,10 +24,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...messages import Message, check_conversation, read_call
+from ...messages import check_conversation, read_call
 from ...text import french_number as fr
 from ...text import one_line, plural, shorten
 from ...trace import Event, Trace
+from .held import Held
 
 # Every reason a run can stop for (trace.StopReason, and the hand-written loops' own),
 # in French: the harness's codes stay English, the learner reads these.
@@ -90,16 +91,18 @@ class RunStory:
 
 def notes(trace: Trace) -> list[str]:
     """One note per event of the run, in order."""
-    story, sent = RunStory(trace), [trace.system] if trace.system else []
-    written = []
+    story, sent, written = RunStory(trace), Held(), []
+    if trace.system:
+        sent.add(trace.system)
     for i, event in enumerate(trace.events):
-        sent += [event.message] if event.message is not None else []
+        if event.message is not None:
+            sent.add(event.message)
         written.append(note(story, i, sent))
     return written
 
 
-def note(story: RunStory, i: int, messages: list[Message]) -> str:
-    """The note of event i (`messages`: messages[] right after it)."""
+def note(story: RunStory, i: int, messages: Held) -> str:
+    """The note of event i (`messages`: what messages[] holds right after it)."""
     event = story.trace.events[i]
     if event.kind in FORGOTTEN and event.message is None:  # a hand-written loop forgot it
         return FORGOTTEN[event.kind]
@@ -109,31 +112,15 @@ def note(story: RunStory, i: int, messages: list[Message]) -> str:
     return writer(story, i, messages)
 
 
-def _task(story: RunStory, i: int, messages: list[Message]) -> str:
+def _task(story: RunStory, i: int, messages: Held) -> str:
     return (f"La personne confie la mission au harness, qui l’ajoute à messages[] (role user, "
             f"message {len(messages)}). Le modèle ne l’a pas encore vue : aucun appel n’a eu "
             "lieu.")
 
 
-def contents(messages: list[Message]) -> str:
-    """What messages[] holds, in words: « le prompt système, la mission et 1 résultat… »."""
-    roles = [m.get("role") for m in messages if isinstance(m, dict)]
-    calls = sum(len(m.get("tool_calls") or []) for m in messages if isinstance(m, dict))
-    texts = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant"
-                and not m.get("tool_calls"))
-    users = roles.count("user")
-    parts = ["le prompt système"] if "system" in roles else []
-    parts += ["la mission"] if users == 1 else [plural(users, "message user")] if users else []
-    parts += [plural(calls, "demande d’outil", "demandes d’outil")] if calls else []
-    parts += [plural(roles.count("tool"), "résultat d’outil", "résultats d’outil")] \
-        if "tool" in roles else []
-    parts += [plural(texts, "réponse du modèle", "réponses du modèle")] if texts else []
-    return ", ".join(parts[:-1]) + " et " + parts[-1] if len(parts) > 1 else "".join(parts)
-
-
-def _request(story: RunStory, i: int, messages: list[Message]) -> str:
+def _request(story: RunStory, i: int, messages: Held) -> str:
     event, names = story.trace.events[i], story.tool_names()
-    sent = f"les {plural(len(messages), 'message')} de messages[] ({contents(messages)})"
+    sent = f"les {plural(len(messages), 'message')} de messages[] ({messages.words()})"
     tools = (f", avec à côté la définition de {plural(len(names), 'outil')} "
              f"({', '.join(names)})" if names else
              ", sans aucune définition d’outil : le modèle ne peut demander aucun outil, "
@@ -153,7 +140,7 @@ def call_list(message: object) -> str:
     return ", ".join(labels[:-1]) + " et " + labels[-1] if len(labels) > 1 else "".join(labels)
 
 
-def _reply(story: RunStory, i: int, messages: list[Message]) -> str:
+def _reply(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     calls = event.message.get("tool_calls") if isinstance(event.message, dict) else None
     if calls:
@@ -197,7 +184,7 @@ def beyond_the_text(event: Event) -> str:
     return said
 
 
-def _permission(story: RunStory, i: int, messages: list[Message]) -> str:
+def _permission(story: RunStory, i: int, messages: Held) -> str:
     data = story.trace.events[i].data
     verdict = str(data.get("verdict"))
     said = VERDICTS.get(verdict, verdict)
@@ -210,7 +197,7 @@ def _permission(story: RunStory, i: int, messages: list[Message]) -> str:
             "change pas.")
 
 
-def _tool_call(story: RunStory, i: int, messages: list[Message]) -> str:
+def _tool_call(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     what, call_id = str(event.data.get("tool")), event.data.get("id")
     if event.message is not None:  # a fixed pipeline: the harness decided this call itself
@@ -223,15 +210,14 @@ def _tool_call(story: RunStory, i: int, messages: list[Message]) -> str:
             "celui-ci dans messages[].")
 
 
-def _tool_result(story: RunStory, i: int, messages: list[Message]) -> str:
+def _tool_result(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     call_id, tool = event.data.get("id"), event.data.get("tool")
     later = story.next_call.get(i)
     it = "la" if event.data.get("error") else "le"  # l’erreur, le résultat
     seen = (f"Le modèle {it} lira à l’appel {later}." if later is not None else
             f"Aucun appel ne suit : le modèle ne {it} verra jamais.")
-    asked = any(str(call.get("id")) == str(call_id) for m in messages if isinstance(m, dict)
-                for call in m.get("tool_calls") or [] if isinstance(call, dict))
+    asked = messages.asked(call_id)
     if i in story.unrun:  # refused by the policy, or by a person: nothing ran
         text = (f"L’outil ne tourne pas : le harness écrit lui-même la réponse à {call_id} "
                 f"(« {one_line(event.text)} ») et l’ajoute à messages[] (role tool).")
@@ -247,12 +233,12 @@ def _tool_result(story: RunStory, i: int, messages: list[Message]) -> str:
     return f"{text} {seen}"
 
 
-def _answer(story: RunStory, i: int, messages: list[Message]) -> str:
+def _answer(story: RunStory, i: int, messages: Held) -> str:
     return ("Le harness rend la réponse finale du modèle à la personne. La boucle est "
             "terminée : messages[] ne changera plus.")
 
 
-def _stop(story: RunStory, i: int, messages: list[Message]) -> str:
+def _stop(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     reason = event.data.get("reason")
     if i - 1 in story.refused:
@@ -261,12 +247,13 @@ def _stop(story: RunStory, i: int, messages: list[Message]) -> str:
             f"personne : « {one_line(event.text)} »")
 
 
-def refusal(event: Event, messages: list[Message]) -> str:
+def refusal(event: Event, messages: Held) -> str:
     """The API's refusal: its own words, in full, then what they mean in French."""
     text = one_line(event.text)
     # The provider's text, and its French explanation when the harness's own check finds
     # the same problem in these messages (the course's MockModel refuses with that check).
-    found = next((p for p in check_conversation(list(messages)) if p.message in text), None)
+    problems = check_conversation(list(messages.messages))
+    found = next((p for p in problems if p.message in text), None)
     status = re.search(r"HTTP \d+", text)
     said = f"{status[0] if status else 'Refus'} : {found.message}" if found else \
         re.sub(r"^Arrêt\s*:\s*", "", text)
