@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL, ROOT, free_port
+from jupyter_lab import CHROMIUM, LOCAL, NO_OTHER_HOST, ROOT, free_port
 from test_browser import (
     CELLS,
     IDLE,
@@ -106,16 +106,18 @@ def served(site: Path) -> Iterator[str]:
     server.wait(10)
 
 
-# No name but 127.0.0.1's is even resolved: every other host is unreachable. Not with
-# context.route, which would bypass the site's service worker (Playwright does so in
-# Chromium), that is, test another site than the one learners get.
-NO_OTHER_HOST = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Any]:
+    """One Playwright for the module (its sync API runs once per thread)."""
+    with sync_api.sync_playwright() as running:
+        yield running
 
 
 @contextlib.contextmanager
-def chromium(profile: Path) -> Iterator[tuple[Any, list[str]]]:
-    """Chromium with a profile of its own (its caches), loopback only; the list gets every
-    request for another host (none reaches it)."""
+def chromium(playwright: Any, profile: Path) -> Iterator[tuple[Any, list[str]]]:
+    """Chromium with a profile of its own (its caches), loopback only (NO_OTHER_HOST: the
+    site's worker must answer, so no context.route); the list gets every request for
+    another host (none reaches it)."""
     external: list[str] = []
 
     def note(request: Any) -> None:
@@ -123,19 +125,21 @@ def chromium(profile: Path) -> Iterator[tuple[Any, list[str]]]:
         if (urlsplit(url).hostname or "") not in LOCAL and not url.startswith(("data:", "blob:")):
             external.append(url)
 
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), args=NO_OTHER_HOST, viewport=VIEWPORT)
+    browser = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), args=NO_OTHER_HOST, viewport=VIEWPORT)
+    try:
         browser.set_default_timeout(TIMEOUT_MS)
         browser.on("request", note)
         yield browser, external
+    finally:
         browser.close()
 
 
 @pytest.fixture(scope="module")
-def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
+def context(playwright: Any,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
     """One Chromium profile for the module: the site's worker keeps Pyodide and the wheels."""
-    with chromium(tmp_path_factory.mktemp("profile")) as found:
+    with chromium(playwright, tmp_path_factory.mktemp("profile")) as found:
         yield found
 
 
@@ -224,11 +228,12 @@ def wait_until_precached(page: Any, cache: str, files: list[str]) -> None:
         page.wait_for_timeout(1000)
 
 
-def test_site_works_offline_after_the_first_visit(site: Path, tmp_path: Path) -> None:
+def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
+                                                  tmp_path: Path) -> None:
     built = json.loads(SITE_LINE.search((site / "service-worker.js").read_text()).group(1))
     server, url = serve(site)
     try:
-        with chromium(tmp_path / "profile") as (browser, external):
+        with chromium(playwright, tmp_path / "profile") as (browser, external):
             first = open_in_site(browser, url, NOTEBOOKS[0].name)
             wait_until_precached(first.page, f"cours-{built['version']}", built["files"])
             server.terminate()  # no host at all from here on
