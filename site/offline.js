@@ -43,8 +43,11 @@ function keyOf(url) {
   return listed ? file.href : url.href;
 }
 
+let opened = null; // this build's cache, opened once per worker's life (every request uses it)
+
 async function cacheFirst(request, url) {
-  const cache = await caches.open(COURSE_CACHE);
+  opened = opened || caches.open(COURSE_CACHE);
+  const cache = await opened;
   const key = keyOf(url);
   const cached = await cache.match(key);
   if (cached) return cached;
