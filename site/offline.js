@@ -17,10 +17,10 @@
 const SITE = __SITE__; // written by site/build.py
 const PREFIX = "cours-";
 const COURSE_CACHE = PREFIX + SITE.version;
-const LISTED = new Set(SITE.files);
+const ROOT = new URL("./", self.location.href); // the site's root, where this file is
+const LISTED = new Set(SITE.files.map((file) => new URL(file, ROOT).href)); // URLs, encoded
 const LEFT_TO_JUPYTERLITE = ["/api/drive", "/api/stdin/", "/api/service-worker-heartbeat"];
 const AT_ONCE = 4; // files fetched together while precaching: the page is loading too
-const ROOT = new URL("./", self.location.href); // the site's root, where this file is
 
 // Registered before JupyterLite's listener (imported below): for what we answer, we stop the
 // event, so that its listener does not answer it a second time.
@@ -34,13 +34,12 @@ self.addEventListener("fetch", (event) => {
   event.stopImmediatePropagation();
 });
 
-// The key of a request in the cache: a listed file's URL without its query string (a static
-// host ignores it: `bundle.js?_=c9f706b` is bundle.js); a folder is its index.html.
-function keyOf(url) {
+// The file a request names, if the build listed it: its URL without the query string (a
+// static host ignores it: `bundle.js?_=c9f706b` is bundle.js), a folder's index.html; else null.
+function listedFile(url) {
   const path = url.pathname.endsWith("/") ? url.pathname + "index.html" : url.pathname;
-  const file = new URL(path, url.origin);
-  const listed = file.href.startsWith(ROOT.href) && LISTED.has(file.href.slice(ROOT.href.length));
-  return listed ? file.href : url.href;
+  const file = new URL(path, url.origin).href;
+  return LISTED.has(file) ? file : null;
 }
 
 let opened = null; // this build's cache, opened once per worker's life (every request uses it)
@@ -48,10 +47,13 @@ let opened = null; // this build's cache, opened once per worker's life (every r
 async function cacheFirst(request, url) {
   opened = opened || caches.open(COURSE_CACHE);
   const cache = await opened;
-  const key = keyOf(url);
+  const file = listedFile(url);
+  const key = file || url.href;
   const cached = await cache.match(key);
   if (cached) return cached;
-  const response = await fetch(request);
+  // A listed file is fetched as the precache fetches it, revalidated with the host (no-cache):
+  // the browser's HTTP cache never hands a previous build's copy to this build's cache.
+  const response = await (file ? fetch(file, { cache: "no-cache" }) : fetch(request));
   // Only whole, successful, same-origin answers: never a 404 or a redirect kept for good.
   if (response.status === 200 && response.type === "basic") {
     await cache.put(key, response.clone());
@@ -80,7 +82,7 @@ function keepPrecaching(event) {
 // stopped half-way (or registered a second time) only fetches what is missing.
 async function precache() {
   const cache = await caches.open(COURSE_CACHE);
-  const queue = SITE.files.map((file) => new URL(file, ROOT).href);
+  const queue = [...LISTED];
   async function fetchNext() {
     for (let key = queue.shift(); key; key = queue.shift()) {
       if (await cache.match(key)) continue;
