@@ -6,7 +6,7 @@ Each notebook: Run All without an error, its Mermaid diagrams and players drawn,
 player stepped with « Suivante » and « Précédente », the toggle on the mock model saying
 that the browser version has no other; 00 is opened from the site's address, as a learner
 would; in 01 an exercise is answered. One browser profile for the whole module: Pyodide
-and the wheels are fetched by the first notebook, then come from the browser's cache.
+and the wheels are fetched by the first notebook, then come from the site's worker's cache.
 
 Offline: with a profile of its own, 00 opened from the site's address until the service
 worker (site/offline.js) has the whole site in its cache; then the server is stopped, and
@@ -230,7 +230,9 @@ def wait_until_precached(page: Any, cache: str, files: list[str]) -> None:
 
 def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
                                                   tmp_path: Path) -> None:
-    built = json.loads(SITE_LINE.search((site / "service-worker.js").read_text()).group(1))
+    written = SITE_LINE.search((site / "service-worker.js").read_text(encoding="utf-8"))
+    assert written, "service-worker.js sans la liste des fichiers (site/build.py)"
+    built = json.loads(written.group(1))
     server, url = serve(site)
     try:
         with chromium(playwright, tmp_path / "profile") as (browser, external):
