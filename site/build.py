@@ -12,13 +12,16 @@ installs site/requirements.txt into it, and runs its second half there. What it 
 3. `jupyter lite build` with the lock add-on, which solves our lock from the package index
    (harness_lib and what the kernel starts with) and copies every wheel into the site;
 4. the notebooks and the harness's source in the site's files, and an index.html that
-   opens 00.
+   opens 00;
+5. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
+   whole site is in the browser's cache, and it works with no network.
 
 The site loads nothing from another host: the kernel's pip fallback to PyPI is off.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -41,6 +44,13 @@ PREFETCH = ["harness-lib", "ipywidgets", "anywidget", "fastjsonschema"]
 BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "ipywidgets"]
 # Pyodide's files the page never asks for (source maps, its own demo consoles, types).
 UNUSED = (".map", ".d.ts", ".html", "README.md")
+WORKER = "service-worker.js"  # the URL JupyterLite's page registers: ours goes there
+JUPYTERLITE_WORKER = "jupyterlite-service-worker.js"  # JupyterLite's, which ours imports
+# Left out of the precache, never asked for by a browser: build tooling, and the older font
+# formats beside a .woff2 (the CSS lists woff2 first; every browser with workers reads it).
+TOOLING = {"package.json", "rspack.config.js", "rspack.config.analyze.js",
+           "rspack.config.watch.js", "jupyterlite.schema.v0.json", WORKER, JUPYTERLITE_WORKER}
+FONT_FALLBACKS = (".eot", ".ttf", ".svg", ".woff")
 
 
 def main(argv: list[str]) -> int:
@@ -100,6 +110,7 @@ def build(out: Path) -> None:
                     "--output-dir", str(out)], check=True, cwd=lite)
     open_on_first(out)
     browser_depends(out / "static" / "pyodide-lock" / "pyodide-lock.json")
+    offline(out)  # last: the service worker lists every file as it is now, with its hash
     print(f"Site prêt : {out}\nServez-le : python3 -m http.server -d {out}")
 
 
@@ -174,6 +185,40 @@ def open_on_first(out: Path) -> None:
     if "<head>" not in page or 'id="jupyter-config-data"' not in page:
         raise SystemExit("site/build.py : index.html de JupyterLite inattendu (pas de <head>)")
     index.write_text(page.replace("<head>", "<head>" + go, 1), encoding="utf-8")
+
+
+def offline(out: Path) -> None:
+    """Our service worker in place of JupyterLite's (moved beside it, and imported by it),
+    with the list of files to precache and their hash (a new build, a new cache); and the
+    page's note that keeps JupyterLite from registering the worker again (site/offline-page.js)."""
+    note = (HERE / "offline-page.js").read_text(encoding="utf-8")
+    app_version = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8"))[
+        "jupyter-config-data"]["appVersion"]
+    lab = out / "lab" / "index.html"
+    page = lab.read_text(encoding="utf-8")
+    if "<head>" not in page or "__APP_VERSION__" not in note:
+        raise SystemExit("site/build.py : lab/index.html ou site/offline-page.js inattendu")
+    script = note.replace("__APP_VERSION__", json.dumps(app_version))
+    lab.write_text(page.replace("<head>", f"<head><script>\n{script}</script>", 1), "utf-8")
+    (out / WORKER).rename(out / JUPYTERLITE_WORKER)
+    files = precached(out)
+    worker = (HERE / "offline.js").read_text(encoding="utf-8")
+    digest = hashlib.sha256(worker.encode())
+    for name in [*files, JUPYTERLITE_WORKER]:
+        digest.update(f"\0{name}\0".encode())
+        digest.update((out / name).read_bytes())
+    site = json.dumps({"version": digest.hexdigest()[:16], "files": files})
+    (out / WORKER).write_text(worker.replace("__SITE__", site, 1), encoding="utf-8")
+    size = sum((out / name).stat().st_size for name in files)
+    print(f"Hors ligne : {len(files)} fichiers, {size / 1e6:.1f} Mo mis en cache à la 1re visite")
+
+
+def precached(out: Path) -> list[str]:
+    """Every file of the site (paths from its root), but those no browser asks for."""
+    found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    woff2 = {name.removesuffix(".woff2") for name in found if name.endswith(".woff2")}
+    return [name for name in found if Path(name).name not in TOOLING
+            and not (name.endswith(FONT_FALLBACKS) and name.rsplit(".", 1)[0] in woff2)]
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ CHROMIUM = Path("/usr/bin/chromium")  # Debian's; never `playwright install`
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 LOCAL = {"127.0.0.1", "localhost", "::1"}
+# For the JupyterLite site (test_site.py, bench/site.py): no host name resolves, so no other
+# host is reached. Not context.route there: Playwright bypasses service workers when it routes.
+NO_OTHER_HOST = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
 @dataclass

@@ -6,7 +6,11 @@ Each notebook: Run All without an error, its Mermaid diagrams and players drawn,
 player stepped with « Suivante » and « Précédente », the toggle on the mock model saying
 that the browser version has no other; 00 is opened from the site's address, as a learner
 would; in 01 an exercise is answered. One browser profile for the whole module: Pyodide
-and the wheels are fetched by the first notebook, then come from the browser's cache.
+and the wheels are fetched by the first notebook, then come from the site's worker's cache.
+
+Offline: with a profile of its own, 00 opened from the site's address until the service
+worker (site/offline.js) has the whole site in its cache; then the server is stopped, and
+00 reloaded and 04 run as above, with no host behind them.
 
 The site: $HARNESS_SITE if set (.ci/run builds it first, then exports it), else build/site
 if `python3 site/build.py build/site` made it; skipped otherwise (tests stay offline).
@@ -14,6 +18,8 @@ if `python3 site/build.py build/site` made it; skipped otherwise (tests stay off
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import subprocess
@@ -26,7 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL, ROOT, free_port
+from jupyter_lab import CHROMIUM, LOCAL, NO_OTHER_HOST, ROOT, free_port
 from test_browser import (
     CELLS,
     IDLE,
@@ -73,9 +79,9 @@ def site() -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def served(site: Path) -> Iterator[str]:
-    """The site served as plain files, as README says: python3 -m http.server -d OUT."""
+def serve(site: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """The site served as plain files, as README says (python3 -m http.server -d OUT), once
+    it answers."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d",
                                str(site), str(port)], stdout=subprocess.DEVNULL,
@@ -85,36 +91,56 @@ def served(site: Path) -> Iterator[str]:
     while True:
         try:
             urllib.request.urlopen(url, timeout=2).close()
-            break
+            return server, url
         except OSError:
             assert time.monotonic() < deadline and server.poll() is None, "serveur absent"
             time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def served(site: Path) -> Iterator[str]:
+    """The site, served for the whole module."""
+    server, url = serve(site)
     yield url
     server.terminate()
     server.wait(10)
 
 
 @pytest.fixture(scope="module")
-def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    """One Chromium profile for the module (its cache keeps Pyodide), loopback only."""
+def playwright() -> Iterator[Any]:
+    """One Playwright for the module (its sync API runs once per thread)."""
+    with sync_api.sync_playwright() as running:
+        yield running
+
+
+@contextlib.contextmanager
+def chromium(playwright: Any, profile: Path) -> Iterator[tuple[Any, list[str]]]:
+    """Chromium with a profile of its own (its caches), loopback only (NO_OTHER_HOST: the
+    site's worker must answer, so no context.route); the list gets every request for
+    another host (none reaches it)."""
     external: list[str] = []
-    profile = tmp_path_factory.mktemp("profile")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, viewport=VIEWPORT)
+
+    def note(request: Any) -> None:
+        url = request.url
+        if (urlsplit(url).hostname or "") not in LOCAL and not url.startswith(("data:", "blob:")):
+            external.append(url)
+
+    browser = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), args=NO_OTHER_HOST, viewport=VIEWPORT)
+    try:
         browser.set_default_timeout(TIMEOUT_MS)
-
-        def route(route: Any) -> None:
-            url = route.request.url
-            if (urlsplit(url).hostname or "") in LOCAL or url.startswith(("data:", "blob:")):
-                route.continue_()
-            else:
-                external.append(url)
-                route.abort()
-
-        browser.route("**/*", route)
+        browser.on("request", note)
         yield browser, external
+    finally:
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def context(playwright: Any,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
+    """One Chromium profile for the module: the site's worker keeps Pyodide and the wheels."""
+    with chromium(playwright, tmp_path_factory.mktemp("profile")) as found:
+        yield found
 
 
 # A notebook after the first: a fresh workspace (no tab of the previous one reopened, no
@@ -151,15 +177,20 @@ def test_course_notebook_in_the_site(context: tuple[Any, list[str]], served: str
                                      path: Path) -> None:
     browser, external = context
     external.clear()
-    notebook = open_in_site(browser, served, path.name)
+    run_and_check(open_in_site(browser, served, path.name), path, external)
+
+
+def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: str = "") -> None:
+    """Run All, then: no cell failed, diagrams and players drawn, players step, the toggle
+    mock-only, in 01 an exercise answered, no kernel error, no request off 127.0.0.1."""
     try:
         notebook.page.evaluate(RUN_ALL)
         notebook.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
         problems = failures(notebook.page.evaluate(CELLS), notebook)
         players = wait_for_players(notebook, path)
         wait_for_diagrams(notebook, mermaid_fences(path))
-        shot = screenshot(notebook)
-        assert problems == [], f"{path.name} : {problems} (capture : {shot})"
+        shot = screenshot(notebook, suffix)
+        assert problems == [], f"{path.name} : {problems} (capture : {shot})"
         drawn, refused = mermaid_counts(notebook)
         assert refused == 0 and drawn >= mermaid_fences(path) + players.count(), shot
         for i in range(players.count()):
@@ -171,7 +202,53 @@ def test_course_notebook_in_the_site(context: tuple[Any, list[str]], served: str
             cell = notebook.cell(cell_index(path.name, r'^question\("01-inconnu-etape-5"\)'))
             assert answer(cell, 3).startswith("✔"), "la bonne réponse est reconnue"
         notebook.page.wait_for_function(IDLE)
-        assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
-        assert external == [], f"requêtes hors de 127.0.0.1 : {external}"
+        assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
+        assert external == [], f"requêtes hors de 127.0.0.1 : {external}"
     finally:
         notebook.page.close()
+
+
+# Offline. The list the build wrote into the worker (`const SITE = {...};`), and, in the page,
+# whether this build's cache holds every file of it yet (the worker fills it in the background).
+SITE_LINE = re.compile(r"^const SITE = (\{.*\}); ", re.MULTILINE)
+PRECACHED = """async ([name, wanted]) => {
+  if (!(await caches.has(name))) return false;
+  const cache = await caches.open(name);
+  const have = new Set((await cache.keys()).map((request) => request.url));
+  return wanted.every((file) => have.has(new URL(file, location.origin + '/').href));
+}"""
+OFFLINE_NOTEBOOK = ROOT / "notebooks" / "04_boucle_complete.ipynb"  # players, bash, tests
+
+
+def wait_until_precached(page: Any, cache: str, files: list[str]) -> None:
+    """Polled from Python: wait_for_function does not await a predicate's promise."""
+    deadline = time.monotonic() + KERNEL_MS / 1000
+    while not page.evaluate(PRECACHED, [cache, files]):
+        assert time.monotonic() < deadline, f"{cache} : le site n'est pas en cache"
+        page.wait_for_timeout(1000)
+
+
+def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
+                                                  tmp_path: Path) -> None:
+    written = SITE_LINE.search((site / "service-worker.js").read_text(encoding="utf-8"))
+    assert written, "service-worker.js sans la liste des fichiers (site/build.py)"
+    built = json.loads(written.group(1))
+    server, url = serve(site)
+    try:
+        with chromium(playwright, tmp_path / "profile") as (browser, external):
+            first = open_in_site(browser, url, NOTEBOOKS[0].name)
+            wait_until_precached(first.page, f"cours-{built['version']}", built["files"])
+            server.terminate()  # no host at all from here on
+            server.wait(10)
+            with pytest.raises(OSError):
+                urllib.request.urlopen(url, timeout=2)
+            first.page.reload()  # the kernel starts again, from the cache only
+            path = f"notebooks/{NOTEBOOKS[0].name}"
+            first.page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
+            first.page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
+            first.page.close()
+            notebook = open_in_site(browser, url, OFFLINE_NOTEBOOK.name)
+            run_and_check(notebook, OFFLINE_NOTEBOOK, external, suffix="-hors-ligne")
+    finally:
+        server.terminate()
+        server.wait(10)
