@@ -26,12 +26,11 @@ import urllib.request
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the browser test's Chromium settings
 
-from jupyter_lab import CHROMIUM, LOCAL, NO_OTHER_HOST, free_port  # noqa: E402
+from jupyter_lab import CHROMIUM, NO_OTHER_HOST, free_port, leaves_loopback  # noqa: E402
 
 TARGETS = {"first load": 20.0, "reload": 5.0}  # seconds to the kernel idle
 # Seconds since the navigation started, once the open notebook's kernel is idle (else null).
@@ -82,7 +81,7 @@ def measure(url: str, reloads: int) -> dict[str, list[float]]:
             profile, executable_path=str(CHROMIUM), args=NO_OTHER_HOST)
 
         def note(request: Any) -> None:
-            if (urlsplit(request.url).hostname or "") not in LOCAL:
+            if leaves_loopback(request.url):
                 external.append(request.url)
 
         context.on("request", note)

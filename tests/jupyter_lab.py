@@ -32,6 +32,13 @@ LOCAL = {"127.0.0.1", "localhost", "::1"}
 NO_OTHER_HOST = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
+def leaves_loopback(url: str) -> bool:
+    """A request for another host than this machine (data: and blob: URLs stay in the page)."""
+    from urllib.parse import urlsplit
+
+    return not url.startswith(("data:", "blob:")) and (urlsplit(url).hostname or "") not in LOCAL
+
+
 @dataclass
 class Lab:
     url: str

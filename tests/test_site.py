@@ -29,10 +29,9 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from jupyter_lab import CHROMIUM, LOCAL, NO_OTHER_HOST, ROOT, free_port
+from jupyter_lab import CHROMIUM, NO_OTHER_HOST, ROOT, free_port, leaves_loopback
 from test_browser import (
     CELLS,
     IDLE,
@@ -122,7 +121,7 @@ def chromium(playwright: Any, profile: Path) -> Iterator[tuple[Any, list[str]]]:
 
     def note(request: Any) -> None:
         url = request.url
-        if (urlsplit(url).hostname or "") not in LOCAL and not url.startswith(("data:", "blob:")):
+        if leaves_loopback(url):
             external.append(url)
 
     browser = playwright.chromium.launch_persistent_context(
