@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...messages import Message
+from ...messages import Message, ToolCall
 from ...models import Completion
 from ...recorder import reply_label
 from ...tokens import LEDGER_ROLES, ROLE_ALIASES, ledger, message_tokens, tools_tokens
@@ -97,8 +97,8 @@ class Logbook:
     def tool_run(self, name: str, arguments: dict[str, Any], result: str) -> None:
         """One run of a tool: its arrow, then its result (in messages[] or not, we will see)."""
         call_id = self._call_id(name, arguments)
-        text = f"{name}({json.dumps(arguments, ensure_ascii=False)})"
-        self._add("tool_call", text, data={"tool": name, "id": call_id})
+        # Labelled as the harness labels its own calls: read_file("README.md").
+        self._add("tool_call", ToolCall(name, arguments).label, data={"tool": name, "id": call_id})
         data = {"tool": name, "id": call_id, "error": result.startswith("Erreur"),
                 "result": result}
         self.waiting.append(self._add("tool_result", result, data=data))
