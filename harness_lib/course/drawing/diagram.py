@@ -23,11 +23,11 @@ from typing import Any
 from ...errors import HarnessError
 from ...messages import Message
 from ...text import french_number as fr  # short: the transcripts and charts use it a lot
-from ...text import one_line, shorten
+from ...text import one_line, plural, shorten
 from ...tokens import ROLE_ALIASES, message_tokens, tools_tokens
 from ...trace import Event, Trace
 from .run_notes import RunStory, notes
-from .trace_diagram import API_ID, TOOL_LOOP, count, label, message_label, route
+from .trace_diagram import API_ID, TOOL_LOOP, label, message_label, route
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
 KEPT_BY_COMPACTION = ("system", "tools")
@@ -205,8 +205,8 @@ def from_trace(trace: Trace) -> Diagram:
     api = (Participant(API_ID, "API"),) if story.refused else ()
     participants = (Participant("U", "Personne"), Participant("H", "Harness"), *api,
                     Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
-    description = (f"Une exécution réelle : {count(len(steps), 'étape')}, "
-                   f"{count(turn, 'appel')} au modèle. "
+    description = (f"Une exécution réelle : {plural(len(steps), 'étape')}, "
+                   f"{plural(turn, 'appel')} au modèle. "
                    "Chaque étape montre ce que messages[] contient.")
     return Diagram(shorten(task or "Trace d’une exécution"), description, participants,
                    _initial(trace), tuple(steps))

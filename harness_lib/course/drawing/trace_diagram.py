@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 
 from ...messages import Message, read_call
-from ...text import one_line, plural
+from ...text import one_line
 from ...trace import ARROWS
 from .run_notes import FORGOTTEN, VERDICTS, RunStory
 
-__all__ = ["FORGOTTEN", "ROUTES", "TOOL_LOOP", "count", "gist", "label", "message_label", "route"]
+__all__ = ["FORGOTTEN", "ROUTES", "TOOL_LOOP", "gist", "label", "message_label", "route"]
 
 IDS = {"Personne": "U", "Harness": "H", "Modèle": "M", "Outils": "T"}  # participant ids
 ANSWERS = {"reply", "tool_result", "answer", "stop"}  # drawn dashed: they answer a request
@@ -76,11 +76,6 @@ def gist(text: str) -> str:
     lines = text.splitlines()
     first = next((i for i, line in enumerate(lines) if any(c.isalnum() for c in line)), 0)
     return "\n".join(lines[first:])
-
-
-def count(n: int, noun: str) -> str:
-    """A count and its noun, plural from 2 on as in French: « 1 outil », « 2 outils »."""
-    return plural(n, noun)  # « 1 097 tokens »: text.plural, the one way to agree a count
 
 
 def message_label(message: Message) -> str:

@@ -24,9 +24,9 @@ import json
 
 from ...messages import Message
 from ...text import french_number as fr
+from ...text import plural
 from ..drawing.charts import BOX, ledger_table
 from ..drawing.diagram import Diagram, Entry, ledger_at
-from ..drawing.run_notes import plural
 
 HEAD = "margin:2px 0 4px;font-weight:bold"
 COLUMN = "flex:1 1 300px;min-width:0"  # side by side at 1280 px, one above the other at 800

@@ -30,11 +30,12 @@ from dataclasses import dataclass
 
 from ...errors import ApiError
 from ...messages import Problem
+from ...text import plural
 from ...tokens import message_tokens, tools_tokens
 from ..drawing import charts
 from ..drawing.diagram import Diagram, Entry, Participant, Step, ledger_at, one_line, shorten
 from ..drawing.mermaid import arrow_line, escape, to_mermaid
-from ..drawing.trace_diagram import count, message_label
+from ..drawing.trace_diagram import message_label
 from ..player.state import DISPLAY, FIT, drawn_width  # the players' text fitting
 
 FIRST, LAST = 10, 29  # a long conversation: its first and last messages are drawn
@@ -92,7 +93,7 @@ def conversation_diagram(messages: Sequence[object], tools: object, outcome: str
         steps.append(_message_step(len(steps) + 1, i, messages[i]))
         previous = i
     names = _tool_names(tools)
-    sent = f"Appel : {count(len(messages), 'message')} + {count(len(names), 'outil')}"
+    sent = f"Appel : {plural(len(messages), 'message')} + {plural(len(names), 'outil')}"
     answerer = "A" if refused else "M"  # a refusal comes from the API: no model saw the call
     steps.append(Step(len(steps) + 1, "H", answerer, "->>", sent, turn=1))
     if outcome:
@@ -108,13 +109,13 @@ def conversation_diagram(messages: Sequence[object], tools: object, outcome: str
 
 def _description(n: int, outcome: str, refused: bool) -> str:
     """What became of the call, as the API decided it: never « envoyés » after a refusal."""
-    messages = count(n, "message")
-    plural = "s" if n > 1 else ""
+    messages = plural(n, "message")
+    agreed = "s" if n > 1 else ""  # refusés, envoyés
     if refused:
-        return f"{messages}, refusé{plural} par l’API : le modèle ne verra jamais cette " \
+        return f"{messages}, refusé{agreed} par l’API : le modèle ne verra jamais cette " \
             "conversation."
     if outcome.startswith("Réponse"):
-        return f"{messages}, envoyé{plural} au modèle avec la définition des outils."
+        return f"{messages}, envoyé{agreed} au modèle avec la définition des outils."
     return f"{messages} : l’appel n’a pas abouti, aucune réponse du modèle."
 
 

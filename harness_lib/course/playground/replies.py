@@ -23,11 +23,10 @@ from ...errors import ApiError, HarnessError
 from ...messages import Problem, read_call
 from ...models import Completion
 from ...rules import got
-from ...text import dollars, french_number, shorten
+from ...text import dollars, french_number, plural, shorten
 from ...tools import workspace_tools
 from ..drawing.diagram import transcript
-from ..drawing.run_notes import plural
-from ..drawing.trace_diagram import count, message_label
+from ..drawing.trace_diagram import message_label
 from ..missions.scenarios import example_workspace
 from ..player.figure import Figure
 from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
@@ -117,7 +116,7 @@ def _reply(reply: Completion) -> str:
     parts = []
     if calls:
         rows = "".join(_call_row(call) for call in calls)
-        parts.append(f"<p>Le modèle demande {count(len(calls), 'outil')}. Au harness de les "
+        parts.append(f"<p>Le modèle demande {plural(len(calls), 'outil')}. Au harness de les "
                      "exécuter, puis d’ajouter à messages[] ce message assistant et un message "
                      "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
                      f"{rows}</table>")
@@ -187,7 +186,8 @@ def _problems(problems: Sequence[Problem]) -> str:
     more = (f"<p>… et {plural(rest, 'autre problème', 'autres problèmes')}, non listés : "
             "corrigez d’abord ceux-ci.</p>" if rest > 0 else "")
     which = "les voici tous" if rest <= 0 else f"voici les {LISTED} premiers"
-    return (f"<p>Vérifié avant l’envoi : {count(len(problems), 'problème')} dans messages[]. L’API "
+    found = plural(len(problems), "problème")
+    return (f"<p>Vérifié avant l’envoi : {found} dans messages[]. L’API "
             f"ne signale que le premier (ci-dessus) ; {which} :</p><ol>{items}</ol>{more}")
 
 
