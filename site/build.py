@@ -178,13 +178,18 @@ def browser_depends(lock_file: Path) -> None:
 def open_on_first(out: Path) -> None:
     """The site's address opens the course on 00. The root index.html stays (every page
     reads its configuration there); a line at the top of its <head> goes on to 00."""
-    index = out / "index.html"
-    page = index.read_text(encoding="utf-8")
     go = (f'<script>location.replace("lab/index.html?path={FIRST}")</script>'
           f'<noscript><a href="lab/index.html?path={FIRST}">Ouvrir le cours</a></noscript>')
-    if "<head>" not in page or 'id="jupyter-config-data"' not in page:
-        raise SystemExit("site/build.py : index.html de JupyterLite inattendu (pas de <head>)")
-    index.write_text(page.replace("<head>", "<head>" + go, 1), encoding="utf-8")
+    at_head_top(out / "index.html", go, must_hold='id="jupyter-config-data"')
+
+
+def at_head_top(page: Path, html: str, must_hold: str = "<head>") -> None:
+    """`html` first in `page`'s <head>, before JupyterLite's own code; a page that is not
+    the one expected (no <head>, or without `must_hold`) stops the build."""
+    text = page.read_text(encoding="utf-8")
+    if "<head>" not in text or must_hold not in text:
+        raise SystemExit(f"site/build.py : {page.name} de JupyterLite inattendu ({must_hold})")
+    page.write_text(text.replace("<head>", "<head>" + html, 1), encoding="utf-8")
 
 
 def offline(out: Path) -> None:
@@ -194,12 +199,10 @@ def offline(out: Path) -> None:
     note = (HERE / "offline-page.js").read_text(encoding="utf-8")
     app_version = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8"))[
         "jupyter-config-data"]["appVersion"]
-    lab = out / "lab" / "index.html"
-    page = lab.read_text(encoding="utf-8")
-    if "<head>" not in page or "__APP_VERSION__" not in note:
-        raise SystemExit("site/build.py : lab/index.html ou site/offline-page.js inattendu")
+    if "__APP_VERSION__" not in note:
+        raise SystemExit("site/build.py : site/offline-page.js inattendu (__APP_VERSION__)")
     script = note.replace("__APP_VERSION__", json.dumps(app_version))
-    lab.write_text(page.replace("<head>", f"<head><script>\n{script}</script>", 1), "utf-8")
+    at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
     (out / WORKER).rename(out / JUPYTERLITE_WORKER)
     files = precached(out)
     worker = (HERE / "offline.js").read_text(encoding="utf-8")
