@@ -155,7 +155,7 @@ def test_a_refusal_from_a_real_provider_is_located_from_its_param() -> None:
 
     pg = Playground(transport=httpx.MockTransport(handle))
     pg.choice.value = "real"
-    pg.key.value = "sk-or-v1-0123456789abcdef"
+    pg.key.value = "sk-or-v1-cle-factice-de-test"  # not a key: MockTransport answers
     toggle(pg)
     try:
         messages = asked()
