@@ -13,7 +13,9 @@ installs site/requirements.txt into it, and runs its second half there. What it 
    (harness_lib and what the kernel starts with) and copies every wheel into the site;
 4. the notebooks and the harness's source in the site's files, and an index.html that
    opens 00;
-5. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
+5. the lock trimmed to what a kernel needs at start, then Python's bytecode added to the
+   standard library and to every wheel (site/precompile.py; Node runs the site's Pyodide);
+6. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
    whole site is in the browser's cache, and it works with no network.
 
 The site loads nothing from another host: the kernel's pip fallback to PyPI is off.
@@ -30,18 +32,15 @@ import sys
 import tarfile
 from pathlib import Path
 
+from kernel_start import PREFETCH, drop_unlisted_wheels, trim_lock
+from precompile import precompile
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 VENV = ROOT / ".site-venv"
 CACHE = ROOT / "build" / "site-cache"  # downloads kept between builds (build/ is ignored)
 PYODIDE_VERSION = "314.0.6"  # the one jupyterlite-pyodide-kernel 0.8.6 pins
 FIRST = "notebooks/00_bienvenue.ipynb"
-# Loaded while Pyodide starts, before the first cell: the kernel's own needs and the course.
-PREFETCH = ["harness-lib", "ipywidgets", "anywidget", "fastjsonschema"]
-# What harness_lib needs in the browser at start: its other dependencies stay in the lock,
-# loaded only if a cell imports them (httpx: the annex; mermaid-py and requests never: they
-# draw through mermaid.ink, online). Ten wheels fewer unpacked at each kernel start.
-BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "ipywidgets"]
 # Pyodide's files the page never asks for (source maps, its own demo consoles, types).
 UNUSED = (".map", ".d.ts", ".html", "README.md")
 WORKER = "service-worker.js"  # the URL JupyterLite's page registers: ours goes there
@@ -109,7 +108,10 @@ def build(out: Path) -> None:
     subprocess.run([str(bin_dir / "jupyter"), "lite", "build", "--lite-dir", str(lite),
                     "--output-dir", str(out)], check=True, cwd=lite)
     open_on_first(out)
-    browser_depends(out / "static" / "pyodide-lock" / "pyodide-lock.json")
+    lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
+    trim_lock(lock)
+    precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
+    drop_unlisted_wheels(lock)
     offline(out)  # last: the service worker lists every file as it is now, with its hash
     print(f"Site prêt : {out}\nServez-le : python3 -m http.server -d {out}")
 
@@ -160,19 +162,6 @@ def write_config(lite: Path) -> None:
         "litePluginSettings": {kernel: {"disablePyPIFallback": True}}}}
     (lite / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2))
     (lite / "jupyter-lite.json").write_text(json.dumps(page, indent=2))
-
-
-def browser_depends(lock_file: Path) -> None:
-    """harness-lib's entry in the site's lock depends on BROWSER_DEPENDS only: the kernel
-    loads a package and its dependencies at start, and the others when a cell imports them
-    (pyodide-kernel runs `loadPackagesFromImports` on each cell's code)."""
-    lock = json.loads(lock_file.read_text(encoding="utf-8"))
-    entry = lock["packages"]["harness-lib"]
-    missing = set(BROWSER_DEPENDS) - set(entry["depends"])
-    if missing:
-        raise SystemExit(f"site/build.py : harness_lib ne dépend plus de {sorted(missing)}")
-    entry["depends"] = BROWSER_DEPENDS
-    lock_file.write_text(json.dumps(lock), encoding="utf-8")
 
 
 def open_on_first(out: Path) -> None:

@@ -35,7 +35,8 @@ WORKSPACES = ("mini", "docs", "prix", "attente")
 
 
 def example_workspace(name: str, dest: str | Path | None = None) -> Path:
-    """A fresh copy of a bundled example folder (the package's copy is never touched)."""
+    """A fresh copy of a bundled example folder (the package's copy is never touched), without
+    the bytecode an install may have put in it: the learner's `ls` shows the project only."""
     if name not in WORKSPACES:
         raise ValueError(
             f"espace d’exemple inconnu : {name!r} (au choix : {', '.join(WORKSPACES)})"
@@ -43,7 +44,8 @@ def example_workspace(name: str, dest: str | Path | None = None) -> Path:
     target = Path(dest) if dest else Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
     data = resources.files("harness_lib.course") / "data"
     with resources.as_file(data / "workspaces" / name) as src:
-        shutil.copytree(src, target, dirs_exist_ok=True)
+        shutil.copytree(src, target, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     return target
 
 

@@ -1,0 +1,55 @@
+"""What a kernel of the site loads at start: one batch while Pyodide starts, nothing it
+does not need. Used by site/build.py on the lock the lock add-on solved.
+
+A kernel loads, at each start, every package of `PREFETCH` and their dependencies, unpacked
+into a file system that is new each time: each wheel listed costs its unpacking at every
+start, even one never imported. The others stay in the lock and load when a cell imports
+them (pyodide-kernel runs `loadPackagesFromImports` on each cell's code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+# Loaded while Pyodide starts, in one batch, before the first cell: the course, and what the
+# kernel would otherwise install one at a time after Pyodide (micropip, piplite, jedi).
+PREFETCH = ["harness-lib", "ipywidgets", "anywidget", "fastjsonschema", "micropip", "piplite",
+            "jedi"]
+# What harness_lib needs in the browser at start: its other dependencies stay in the lock,
+# loaded only if a cell imports them (httpx: the annex; mermaid-py and requests never: they
+# draw through mermaid.ink, online). Ten wheels fewer unpacked at each kernel start.
+BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "ipywidgets"]
+# pyodide-kernel's empty widgetsnbextension, in the folder its piplite index serves.
+SHIM = ("extensions/@jupyterlite/pyodide-kernel-extension/static/pypi/"
+        "widgetsnbextension-4.0.999-py3-none-any.whl")
+
+
+def trim_lock(lock_file: Path) -> None:
+    """harness-lib's entry depends on BROWSER_DEPENDS only; widgetsnbextension is
+    pyodide-kernel's empty stand-in (SHIM): the real one is the classic notebook's JavaScript,
+    9 MB unpacked at each kernel start for nothing in JupyterLab."""
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))
+    entry = lock["packages"]["harness-lib"]
+    missing = set(BROWSER_DEPENDS) - set(entry["depends"])
+    if missing:
+        raise SystemExit(f"site/kernel_start.py : harness_lib ne dépend plus de "
+                         f"{sorted(missing)}")
+    entry["depends"] = BROWSER_DEPENDS
+    shim = lock_file.parent.parent.parent / SHIM
+    if not shim.exists():
+        raise SystemExit(f"site/kernel_start.py : pyodide-kernel n'a plus {SHIM}")
+    lock["packages"]["widgetsnbextension"].update(
+        file_name=f"../../{SHIM}", version=shim.name.split("-")[1],
+        sha256=hashlib.sha256(shim.read_bytes()).hexdigest())
+    lock_file.write_text(json.dumps(lock), encoding="utf-8")
+
+
+def drop_unlisted_wheels(lock_file: Path) -> None:
+    """The wheels the lock no longer lists (the real widgetsnbextension) leave the site."""
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))
+    listed = {(lock_file.parent / e["file_name"]).resolve() for e in lock["packages"].values()}
+    for wheel in lock_file.parent.glob("*.whl"):
+        if wheel.resolve() not in listed:
+            wheel.unlink()

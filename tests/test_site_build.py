@@ -1,0 +1,104 @@
+"""The JupyterLite site's Python as bytecode (site/precompile.py), and its lock.
+
+`repack` on a small wheel made here; then, if the site is built ($HARNESS_SITE or build/site,
+as tests/test_site.py), its files as Pyodide will read them: each wheel with a .pyc beside
+every source, listed in its RECORD, checked against its source's hash at import; the
+standard library's zip with its .pyc, unchecked; the lock's hashes those of the files served.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+from jupyter_lab import ROOT
+from test_site import site  # noqa: F401 (the fixture: the built site, or skip)
+
+sys.path.insert(0, str(ROOT / "site"))
+from precompile import LOCK_DIR, STDLIB_ZIP, record_line, repack  # noqa: E402
+
+CHECKED, UNCHECKED = 0b11, 0b01  # a hash-based .pyc's flags (PEP 552)
+TAG = "cpython-314"
+
+
+def pyc_flags(data: bytes) -> int:
+    return int.from_bytes(data[4:8], "little")
+
+
+def records(wheel: zipfile.ZipFile) -> dict[str, str]:
+    """A wheel's RECORD: path -> "sha256=…,size" (RECORD's own line has no hash)."""
+    name = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+    lines = wheel.read(name).decode().splitlines()
+    return {line.rsplit(",", 2)[0]: line.split(",", 1)[1] for line in lines if line}
+
+
+def test_repack_adds_the_bytecode_and_lists_it_last_in_record(tmp_path: Path) -> None:
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    source = b"VALUE = 42\n"
+    with zipfile.ZipFile(wheel, "w") as made:
+        made.writestr("pkg/__init__.py", source)
+        made.writestr("pkg-1.0.dist-info/RECORD", record_line("pkg/__init__.py", source)
+                      + "pkg-1.0.dist-info/RECORD,,")  # no newline at its end
+    tree = tmp_path / "tree"
+    (tree / "pkg" / "__pycache__").mkdir(parents=True)
+    (tree / "pkg" / "__pycache__" / f"__init__.{TAG}.pyc").write_bytes(b"bytecode")
+    repack(wheel, tree, tmp_path / "out.whl", record=True)
+    with zipfile.ZipFile(tmp_path / "out.whl") as out:
+        assert out.namelist() == ["pkg/__init__.py", f"pkg/__pycache__/__init__.{TAG}.pyc",
+                                  "pkg-1.0.dist-info/RECORD"]
+        assert out.read("pkg/__init__.py") == source
+        listed = records(out)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(b"bytecode").digest()).rstrip(b"=")
+    assert listed[f"pkg/__pycache__/__init__.{TAG}.pyc"] == f"sha256={digest.decode()},8"
+    assert listed["pkg/__init__.py"] == f"{record_line('pkg/__init__.py', source)}".split(
+        ",", 1)[1].strip()
+    assert listed["pkg-1.0.dist-info/RECORD"] == ","
+
+
+def test_every_wheel_of_the_lock_has_checked_bytecode(site: Path) -> None:  # noqa: F811
+    lock_file = site / LOCK_DIR / "pyodide-lock.json"
+    lock = json.loads(lock_file.read_text(encoding="utf-8"))
+    for name, entry in lock["packages"].items():
+        path = (lock_file.parent / entry["file_name"]).resolve()
+        assert path.parent == lock_file.parent, f"{name} : hors de {LOCK_DIR}"
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"], name
+        with zipfile.ZipFile(path) as wheel:
+            names = set(wheel.namelist())
+            for source in (n for n in names if n.endswith(".py")):
+                folder, _, file = source.rpartition("/")
+                pyc = f"{folder}/__pycache__/{file[:-3]}.{TAG}.pyc".lstrip("/")
+                assert pyc in names, f"{name} : {source} sans bytecode"
+                assert pyc_flags(wheel.read(pyc)) == CHECKED, f"{name} : {pyc}"
+            for member, line in records(wheel).items():
+                if not member.endswith("RECORD"):
+                    assert record_line(member, wheel.read(member)).strip() == \
+                        f"{member},{line}", f"{name} : RECORD faux pour {member}"
+
+
+def test_the_standard_library_zip_has_unchecked_bytecode(site: Path) -> None:  # noqa: F811
+    with zipfile.ZipFile(site / STDLIB_ZIP) as stdlib:
+        names = set(stdlib.namelist())
+        sources = [n for n in names if n.endswith(".py")]
+        assert len(sources) > 500
+        for source in sources:
+            assert source + "c" in names, f"{source} sans bytecode"
+        assert pyc_flags(stdlib.read("json/decoder.pyc")) == UNCHECKED
+        # Tracebacks: the code names its file where Pyodide mounts the zip, whose source stays.
+        assert b"/lib/python314.zip/json/decoder.py" in stdlib.read("json/decoder.pyc")
+        assert b"class JSONDecodeError" in stdlib.read("json/decoder.py")
+
+
+def test_the_kernel_starts_from_one_batch_of_packages(site: Path) -> None:  # noqa: F811
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    kernel = config["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    # What pyodide-kernel would otherwise install one at a time after Pyodide's start.
+    assert {"micropip", "piplite", "jedi"} <= set(kernel["loadPyodideOptions"]["packages"])
+    lock = json.loads((site / LOCK_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
+    shim = lock["packages"]["widgetsnbextension"]
+    assert shim["version"] == "4.0.999", "le paquet vide de pyodide-kernel, pas 9 Mo de JS"
+    assert not list((site / LOCK_DIR).glob("widgetsnbextension-4.0.1*.whl"))
