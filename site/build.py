@@ -182,23 +182,30 @@ def at_head_top(page: Path, html: str, must_hold: str = "<head>") -> None:
 
 
 def offline(out: Path) -> None:
-    """Our service worker in place of JupyterLite's (moved beside it, and imported by it),
-    with the list of files to precache and their hash (a new build, a new cache); and the
-    page's note that keeps JupyterLite from registering the worker again (site/offline-page.js)."""
+    """Our service worker in place of JupyterLite's (moved beside it, and imported by it), and
+    the page's note that keeps JupyterLite from registering the worker again
+    (site/offline-page.js)."""
     note = (HERE / "offline-page.js").read_text(encoding="utf-8")
     app_version = json.loads((out / "jupyter-lite.json").read_text(encoding="utf-8"))[
         "jupyter-config-data"]["appVersion"]
     if "__APP_VERSION__" not in note:
-        raise SystemExit("site/build.py : site/offline-page.js inattendu (__APP_VERSION__)")
+        raise SystemExit("site/build.py : site/offline-page.js inattendu (__APP_VERSION__)")
     script = note.replace("__APP_VERSION__", json.dumps(app_version))
     at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
     (out / WORKER).rename(out / JUPYTERLITE_WORKER)
-    files = precached(out)
+    write_worker(out)
+
+
+def write_worker(out: Path) -> None:
+    """site/offline.js as the site's service-worker.js, SITE written in: every file to
+    precache with a hash of its bytes (a file a new build left as it was comes from the
+    previous build's cache, not from the host again), and the build's version, a hash of it
+    all (a new build, a new cache)."""
+    files = {name: hashlib.sha256((out / name).read_bytes()).hexdigest()[:16]
+             for name in precached(out)}
     worker = (HERE / "offline.js").read_text(encoding="utf-8")
-    digest = hashlib.sha256(worker.encode())
-    for name in [*files, JUPYTERLITE_WORKER]:
-        digest.update(f"\0{name}\0".encode())
-        digest.update((out / name).read_bytes())
+    digest = hashlib.sha256(worker.encode() + json.dumps(files).encode())
+    digest.update((out / JUPYTERLITE_WORKER).read_bytes())
     site = json.dumps({"version": digest.hexdigest()[:16], "files": files})
     (out / WORKER).write_text(worker.replace("__SITE__", site, 1), encoding="utf-8")
     size = sum((out / name).stat().st_size for name in files)

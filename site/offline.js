@@ -2,14 +2,16 @@
 //
 // site/build.py installs this file as the site's service-worker.js (the URL JupyterLite's page
 // registers), with SITE written in: {version, files}, the site's files (paths from the site's
-// root, no query string) and a hash of them. JupyterLite's own worker, moved beside this one,
+// root, no query string, each with a hash of its bytes) and a hash of the whole build. JupyterLite's own worker, moved beside this one,
 // is imported at the end: it still answers the kernel's file system (/api/drive), input()
 // (/api/stdin) and its heartbeat, which only a worker can answer.
 //
 // Everything else the page asks of the site comes from one cache per build: cache first, else
 // the network (and what it brought is kept). The whole site is put in the cache in the
 // background once the worker runs; a new build has a new version, hence a new cache, and the
-// old one is deleted when the new worker takes over.
+// old one is deleted when the new worker takes over. A file is kept under its URL and its
+// hash (`stored`): a new build takes the files it did not change from the old cache, and
+// fetches only the others.
 "use strict";
 
 // JupyterLite's worker, imported below, shares this global scope: its names (CACHE, onFetch,
@@ -18,7 +20,9 @@ const SITE = __SITE__; // written by site/build.py
 const PREFIX = "cours-";
 const COURSE_CACHE = PREFIX + SITE.version;
 const ROOT = new URL("./", self.location.href); // the site's root, where this file is
-const LISTED = new Set(SITE.files.map((file) => new URL(file, ROOT).href)); // URLs, encoded
+// URL (encoded) -> hash of the file's bytes, for every file the build listed.
+const LISTED = new Map(
+  Object.entries(SITE.files).map(([file, hash]) => [new URL(file, ROOT).href, hash]));
 const LEFT_TO_JUPYTERLITE = ["/api/drive", "/api/stdin/", "/api/service-worker-heartbeat"];
 const AT_ONCE = 4; // files fetched together while precaching: the page is loading too
 
@@ -42,13 +46,19 @@ function listedFile(url) {
   return LISTED.has(file) ? file : null;
 }
 
+// Where a listed file is kept: its URL and its hash, the same key in every build that has the
+// same bytes (`bundle.js?cours=1a2b…`). Never asked for by the page, only by this worker.
+function stored(file) {
+  return `${file}?cours=${LISTED.get(file)}`;
+}
+
 let opened = null; // this build's cache, opened once per worker's life (every request uses it)
 
 async function cacheFirst(request, url) {
   opened = opened || caches.open(COURSE_CACHE);
   const cache = await opened;
   const file = listedFile(url);
-  const key = file || url.href;
+  const key = file ? stored(file) : url.href;
   const cached = await cache.match(key);
   if (cached) return cached;
   // A listed file is fetched as the precache fetches it, revalidated with the host (no-cache):
@@ -79,16 +89,19 @@ function keepPrecaching(event) {
 }
 
 // Idempotent: a file already in this version's cache is never fetched again, so a worker
-// stopped half-way (or registered a second time) only fetches what is missing.
+// stopped half-way (or registered a second time) only fetches what is missing. A file with
+// the same bytes in a previous build's cache (same key) is copied from there.
 async function precache() {
   const cache = await caches.open(COURSE_CACHE);
-  const queue = [...LISTED];
+  const queue = [...LISTED.keys()];
   async function fetchNext() {
-    for (let key = queue.shift(); key; key = queue.shift()) {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const key = stored(file);
       if (await cache.match(key)) continue;
+      const earlier = await caches.match(key); // any cache: an older build's, same bytes
       // no-cache: revalidated with the host, never a stale copy of a previous build's file.
-      const response = await fetch(key, { cache: "no-cache" });
-      if (response.status !== 200) throw new Error(`${key} : ${response.status}`);
+      const response = earlier || (await fetch(file, { cache: "no-cache" }));
+      if (response.status !== 200) throw new Error(`${file} : ${response.status}`);
       await cache.put(key, response);
     }
   }

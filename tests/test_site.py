@@ -10,7 +10,9 @@ and the wheels are fetched by the first notebook, then come from the site's work
 
 Offline: with a profile of its own, 00 opened from the site's address until the service
 worker (site/offline.js) has the whole site in its cache; then the server is stopped, and
-00 reloaded and 04 run as above, with no host behind them.
+00 reloaded and 04 run as above, with no host behind them. Republished: one file changed and
+the worker written again (site/build.py `write_worker`), the next visit fetches that file
+only, the others copied from the previous build's cache.
 
 The site: $HARNESS_SITE if set (.ci/run builds it first, then exports it), else build/site
 if `python3 site/build.py build/site` made it; skipped otherwise (tests stay offline).
@@ -78,13 +80,13 @@ def site() -> Path:
     return folder
 
 
-def serve(site: Path) -> tuple[subprocess.Popen[bytes], str]:
+def serve(site: Path, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """The site served as plain files, as README says (python3 -m http.server -d OUT), once
-    it answers."""
+    it answers; its log of requests in `log` if given."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d",
                                str(site), str(port)], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+                              stderr=log.open("wb") if log else subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -210,16 +212,18 @@ def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: s
 # Offline. The list the build wrote into the worker (`const SITE = {...};`), and, in the page,
 # whether this build's cache holds every file of it yet (the worker fills it in the background).
 SITE_LINE = re.compile(r"^const SITE = (\{.*\}); ", re.MULTILINE)
+# Each file is kept under its URL and its hash (site/offline.js, `stored`).
 PRECACHED = """async ([name, wanted]) => {
   if (!(await caches.has(name))) return false;
   const cache = await caches.open(name);
   const have = new Set((await cache.keys()).map((request) => request.url));
-  return wanted.every((file) => have.has(new URL(file, location.origin + '/').href));
+  return Object.entries(wanted).every(([file, hash]) =>
+    have.has(`${new URL(file, location.origin + '/').href}?cours=${hash}`));
 }"""
 OFFLINE_NOTEBOOK = ROOT / "notebooks" / "04_boucle_complete.ipynb"  # players, bash, tests
 
 
-def wait_until_precached(page: Any, cache: str, files: list[str]) -> None:
+def wait_until_precached(page: Any, cache: str, files: dict[str, str]) -> None:
     """Polled from Python: wait_for_function does not await a predicate's promise."""
     deadline = time.monotonic() + KERNEL_MS / 1000
     while not page.evaluate(PRECACHED, [cache, files]):
@@ -248,6 +252,59 @@ def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
             first.page.close()
             notebook = open_in_site(browser, url, OFFLINE_NOTEBOOK.name)
             run_and_check(notebook, OFFLINE_NOTEBOOK, external, suffix="-hors-ligne")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def build_module() -> Any:
+    """site/build.py as a module (not `import build`: a package of that name may exist)."""
+    import importlib.util
+
+    sys.path.insert(0, str(ROOT / "site"))
+    spec = importlib.util.spec_from_file_location("site_build", ROOT / "site" / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+REQUESTED = re.compile(r'"GET (/[^ ?]*)[^ ]* HTTP')  # http.server's log line, query left out
+UPDATE = "() => navigator.serviceWorker.getRegistration().then((r) => r.update())"
+READ = "(path) => fetch(path).then((response) => response.text())"
+OLD_CACHE_GONE = "(name) => caches.has(name).then((has) => !has)"
+
+
+def test_a_new_build_fetches_only_the_files_it_changed(playwright: Any, site: Path,
+                                                       tmp_path: Path) -> None:
+    """A course republished with one file changed: a learner's next visit takes that file
+    from the host, and every other from the previous build's cache."""
+    copy, log = tmp_path / "site", tmp_path / "requests.log"
+    subprocess.run(["cp", "-r", str(site), str(copy)], check=True)
+    before = json.loads(SITE_LINE.search((copy / "service-worker.js").read_text()).group(1))
+    server, url = serve(copy, log)
+    try:
+        with chromium(playwright, tmp_path / "profile") as (browser, _):
+            page = open_in_site(browser, url, NOTEBOOKS[0].name).page
+            wait_until_precached(page, f"cours-{before['version']}", before["files"])
+            changed = "files/harness_lib/loop.py"
+            with (copy / changed).open("a", encoding="utf-8") as source:
+                source.write("# nouvelle version du cours\n")
+            build_module().write_worker(copy)  # what the build does last
+            after = json.loads(SITE_LINE.search((copy / "service-worker.js").read_text()).group(1))
+            assert after["version"] != before["version"]
+            assert {k for k in after["files"] if after["files"][k] != before["files"][k]} == {
+                changed}
+            seen = len(log.read_text().splitlines())
+            page.evaluate(UPDATE)
+            wait_until_precached(page, f"cours-{after['version']}", after["files"])
+            page.wait_for_function(OLD_CACHE_GONE, arg=f"cours-{before['version']}",
+                                   timeout=KERNEL_MS)
+            fetched = REQUESTED.findall("\n".join(log.read_text().splitlines()[seen:]))
+            # The browser checks the worker and the script it imports; then the one file.
+            assert set(fetched) == {"/service-worker.js", "/jupyterlite-service-worker.js",
+                                    f"/{changed}"}, fetched
+            assert page.evaluate(READ, f"/{changed}").endswith("# nouvelle version du cours\n")
     finally:
         server.terminate()
         server.wait(10)
