@@ -65,8 +65,13 @@ def unpacked(archive: Path, tree: Path) -> Path:
 def compile_trees(pyodide: Path, trees: list[tuple[str, Path, str]]) -> None:
     """site/compile.mjs over every tree, in one Node process (Pyodide starts once)."""
     specs = [f"{kind}:{tree}:{runtime}" for kind, tree, runtime in trees]
-    done = subprocess.run(["node", str(HERE / "compile.mjs"), str(pyodide), *specs],
-                          check=True, capture_output=True, text=True)
+    try:
+        done = subprocess.run(["node", str(HERE / "compile.mjs"), str(pyodide), *specs],
+                              capture_output=True, text=True)
+    except FileNotFoundError:
+        raise SystemExit("site/precompile.py : il faut Node.js (la commande node)") from None
+    if done.returncode:
+        raise SystemExit(f"site/precompile.py : site/compile.mjs a échoué\n{done.stderr[-2000:]}")
     failed = [line for line in done.stdout.splitlines() if "not compiled" in line]
     print(f"Bytecode : {len(trees) - len(failed)} archives entièrement compilées"
           + "".join(f"\n  {line}" for line in failed))
