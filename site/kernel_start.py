@@ -17,10 +17,11 @@ from pathlib import Path
 # kernel would otherwise install one at a time after Pyodide (micropip, piplite, jedi).
 PREFETCH = ["harness-lib", "ipywidgets", "anywidget", "fastjsonschema", "micropip", "piplite",
             "jedi"]
-# What harness_lib needs in the browser at start: its other dependencies stay in the lock,
-# loaded only if a cell imports them (httpx: the annex; mermaid-py and requests never: they
-# draw through mermaid.ink, online). Ten wheels fewer unpacked at each kernel start.
-BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "ipywidgets"]
+# What harness_lib needs in the browser at start, httpx included: the real model imports it
+# inside harness_lib, where the kernel's loading by a cell's imports does not see it. Its other
+# dependencies stay in the lock, loaded only if a cell imports them (mermaid-py and requests
+# never: they draw through mermaid.ink, online): four wheels fewer at each kernel start.
+BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "httpx", "ipywidgets"]
 # pyodide-kernel's empty widgetsnbextension, in the folder its piplite index serves.
 SHIM = ("extensions/@jupyterlite/pyodide-kernel-extension/static/pypi/"
         "widgetsnbextension-4.0.999-py3-none-any.whl")

@@ -19,6 +19,10 @@ the full length, then hang up), `drop` (hang up without answering), `trickle` (s
 between two bytes of the body: a server that never quite stops talking), `endless`
 (after the body, send blanks until the client hangs up: a stream that never ends); a
 `str` or `bytes` body is sent as is (an HTML error page, a JSON cut short...).
+
+Like OpenRouter, it accepts calls from a web page (CORS: any origin, the harness's headers),
+for the JupyterLite site's test, where the browser makes the requests; the browser's
+preflights (OPTIONS) are answered and not recorded: they are not the client's requests.
 """
 
 from __future__ import annotations
@@ -174,6 +178,14 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._answer(Reply(error_body("Not Found", 404), status=404), fake)
 
+    def do_OPTIONS(self) -> None:  # a browser's preflight, before a call from a page
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Methods", "GET, POST")
+        self.send_header("Access-Control-Allow-Headers",
+                         "authorization, content-type, http-referer, x-title")
+        self.end_headers()
+
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         text = self.rfile.read(length).decode("utf-8", errors="replace")
@@ -201,7 +213,8 @@ class _Handler(BaseHTTPRequestHandler):
         data = reply.body if isinstance(reply.body, (str, bytes)) else json.dumps(reply.body)
         data = data.encode() if isinstance(data, str) else data
         is_text = isinstance(reply.body, (str, bytes))
-        headers = {"Content-Type": "text/plain" if is_text else "application/json"}
+        headers = {"Content-Type": "text/plain" if is_text else "application/json",
+                   "Access-Control-Allow-Origin": "*"}
         if not reply.endless:  # HTTP/1.0 without a length: the body ends when we hang up
             headers["Content-Length"] = str(len(data))
         headers |= reply.headers

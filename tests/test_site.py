@@ -3,9 +3,12 @@
 files served on 127.0.0.1, every other host blocked.
 
 Each notebook: Run All without an error, its Mermaid diagrams and players drawn, each
-player stepped with « Suivante » and « Précédente », the toggle on the mock model saying
-that the browser version has no other; 00 is opened from the site's address, as a learner
-would; in 01 an exercise is answered. One browser profile for the whole module: Pyodide
+player stepped with « Suivante » and « Précédente », the toggle on the mock model; 00 is
+opened from the site's address, as a learner would; in 01 an exercise is answered.
+The real model: OpenRouterModel in the site's kernel against a real server on another port
+of 127.0.0.1 (another origin, as OpenRouter is): the browser makes the request, a server too
+slow is cut at the call's timeout; the toggle on the real model, a key typed in, says that
+the tab calls OpenRouter and shows no key. One browser profile for the whole module: Pyodide
 and the wheels are fetched by the first notebook, then come from the site's worker's cache.
 
 Offline: with a profile of its own, 00 opened from the site's address until the service
@@ -35,6 +38,7 @@ from typing import Any
 import pytest
 from jupyter_lab import CHROMIUM, NO_OTHER_HOST, ROOT, free_port, leaves_loopback
 from test_browser import (
+    ARTIFACTS,
     CELLS,
     IDLE,
     LISTEN,
@@ -57,13 +61,12 @@ from test_browser import (
     wait_for_diagrams,
     wait_for_players,
 )
-from test_browser_exercises import answer, cell_index
+from test_browser_exercises import answer, cell_index, run_cells
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 KERNEL_MS = 180_000  # the first kernel fetches Pyodide and the wheels (about 45 MB)
-MOCK_ONLY = "seul le modèle simulé répond"  # what the toggle says in the browser
 
 
 @pytest.fixture(scope="module")
@@ -182,8 +185,8 @@ def test_course_notebook_in_the_site(context: tuple[Any, list[str]], served: str
 
 
 def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: str = "") -> None:
-    """Run All, then: no cell failed, diagrams and players drawn, players step, the toggle
-    mock-only, in 01 an exercise answered, no kernel error, no request off 127.0.0.1."""
+    """Run All, then: no cell failed, diagrams and players drawn, players step, the toggle on
+    the mock model, in 01 an exercise answered, no kernel error, no request off 127.0.0.1."""
     try:
         notebook.page.evaluate(RUN_ALL)
         notebook.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
@@ -197,8 +200,6 @@ def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: s
         for i in range(players.count()):
             check_player(notebook.panel.locator(PLAYER).nth(i), clicks=2, keys=False)
         check_toggle_is_mock(notebook)
-        for status in notebook.panel.locator(STATUS).all():
-            sync_api.expect(status).to_contain_text(re.compile(MOCK_ONLY))
         if path.name.startswith("01"):  # one exercise, answered as a learner would
             cell = notebook.cell(cell_index(path.name, r'^question\("01-inconnu-etape-5"\)'))
             assert answer(cell, 3).startswith("✔"), "la bonne réponse est reconnue"
@@ -308,3 +309,70 @@ def test_a_new_build_fetches_only_the_files_it_changed(playwright: Any, site: Pa
     finally:
         server.terminate()
         server.wait(10)
+
+
+KEY = "sk-or-v1-cle-factice-de-test"
+# Python run in the site's kernel: one answer, then one that comes too late for its timeout.
+CALLS = """
+from harness_lib.errors import ModelTimeout
+from harness_lib.models.openrouter import OpenRouterModel
+model = OpenRouterModel("fake/model", api_key="{key}", base_url="{url}")
+salut = [{{"role": "user", "content": "Salut"}}]
+print("réponse :", model.complete(salut, tools=[]).message["content"])
+try:
+    model.complete(salut, tools=[], timeout=1.0)
+except ModelTimeout as late:
+    print("délai :", late.explication)
+"""
+# The kernel's output for `code` (streams and tracebacks), outside any cell.
+RUN_CODE = """async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const out = [];
+  const future = kernel.requestExecute({code});
+  future.onIOPub = (msg) => {
+    if (msg.content.text) out.push(msg.content.text);
+    if (msg.content.traceback) out.push(msg.content.traceback.join('\\n'));
+  };
+  await future.done;
+  return out.join('');
+}"""
+
+
+def test_the_real_model_answers_in_the_browser(context: tuple[Any, list[str]],
+                                               served: str) -> None:
+    from fake_server import FakeServer, text_reply
+
+    notebook = open_in_site(context[0], served, NOTEBOOKS[0].name)
+    try:
+        with FakeServer() as fake:
+            fake.push(text_reply("Bonjour depuis le navigateur"))
+            fake.push(text_reply("trop tard"), delay=5)
+            out = notebook.page.evaluate(RUN_CODE, CALLS.format(key=KEY, url=fake.url))
+            asked = fake.chat_requests
+        assert "réponse : Bonjour depuis le navigateur" in out, out
+        assert "délai : " in out and "1 s" in out, out
+        # The browser made the request: the page's origin, and the key it was handed.
+        assert asked[0].headers["origin"] == served
+        assert asked[0].headers["authorization"] == f"Bearer {KEY}"
+        check_real_toggle(notebook)
+    finally:
+        notebook.page.close()
+
+
+def check_real_toggle(notebook: Notebook) -> None:
+    """00's toggle on the real model, a key typed in as a learner would: the status says
+    the tab calls OpenRouter, and the key is nowhere in the page."""
+    name = NOTEBOOKS[0].name
+    shown = cell_index(name, r"^toggle\(\)")
+    run_cells(notebook, cell_index(name, r"^from harness_lib.course import .*toggle"), shown)
+    cell = notebook.cell(shown)
+    cell.locator(".harness-toggle button", has_text="Vrai modèle").click()
+    key = cell.locator("input[type=password]")
+    key.fill(KEY)
+    key.press("Enter")
+    status = cell.locator(STATUS)
+    sync_api.expect(status).to_contain_text(f"clé reçue ({len(KEY)} caractères)")
+    sync_api.expect(status).to_contain_text("c’est cet onglet qui appelle OpenRouter")
+    assert KEY not in notebook.page.content()
+    cell.scroll_into_view_if_needed()
+    cell.screenshot(path=str(ARTIFACTS / "site-vrai-modele.png"))  # to read, as a learner would

@@ -28,8 +28,8 @@ def within(deadline: float, timeout: float, work: Callable[[], T]) -> T:
     A read blocked in the network cannot be interrupted: the caller stops waiting, and the
     worker ends on its own (its reads have a timeout, its loop checks the clock).
     """
-    if sys.platform == "emscripten":  # the browser (Pyodide) starts no thread: the deadline
-        return work()  # holds between chunks only (there, only an injected transport answers)
+    if sys.platform == "emscripten":  # the browser (Pyodide) starts no thread: there the
+        return work()  # browser's own request has the time left as its timeout (browser_http)
     done: list[tuple[bool, Any]] = []
 
     def worker() -> None:

@@ -1,6 +1,7 @@
 """A real model: Chat Completions over HTTP, to OpenRouter or any compatible server.
 
-The same code talks to OpenRouter, OpenAI, Ollama or vLLM: only `base_url` changes.
+The same code talks to OpenRouter, OpenAI, Ollama or vLLM: only `base_url` changes. In the
+browser (the course's JupyterLite site) the browser makes the requests (browser_http.py).
 Error answers become `ApiError`s explained in French (http_errors.py). Tests
 replace the network with `transport` (an httpx transport), so no test needs a
 connection or a real key:
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import os
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -33,6 +35,7 @@ from ..errors import ApiError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from ..text import french_number
+from .browser_http import BrowserTransport
 from .deadline import within
 from .http_errors import http_error
 from .model import DEFAULT_MODEL, Completion, Price
@@ -95,6 +98,8 @@ class OpenRouterModel:
         self._sleep = sleep
         # The key lives only inside the client's headers: no attribute, repr or record has it.
         headers = {**APP_HEADERS, "Authorization": f"Bearer {key}"}
+        if transport is None and sys.platform == "emscripten":  # the browser: no socket
+            transport = BrowserTransport()
         self._client = httpx.Client(transport=transport, headers=headers)
         secrets.register(self)  # whatever a tool prints, this key becomes *** (secrets.redact)
 

@@ -32,7 +32,7 @@ from IPython import get_ipython
 from IPython.display import display
 from ipywidgets.widgets.widget_string import TextStyle
 
-from ...errors import ApiError, HarnessError, MissingKey
+from ...errors import HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
 from ...messages import Message, check_conversation
 from ...models import DEFAULT_MODEL, Completion, MockModel, Model
@@ -45,15 +45,16 @@ __all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render:
 MOCK, REAL = "mock", "real"
 LABELS = [("Modèle simulé (hors ligne)", MOCK), ("Vrai modèle (OpenRouter)", REAL)]
 ENV_KEY = "OPENROUTER_API_KEY"
-NO_KEY = ("Pas de clé d’API. Créez-en une sur https://openrouter.ai/keys, collez-la dans le champ "
-          "« Clé » puis appuyez sur Entrée (ou définissez OPENROUTER_API_KEY avant de lancer "
-          "Jupyter). Sans clé, revenez sur « Modèle simulé (hors ligne) ».")
-
-# The browser version (the JupyterLite site, Pyodide): no socket and no fetch-based transport,
-# so no real model. The toggle says so; an injected transport (the annex's fake provider) works.
+# The browser version (the JupyterLite site, Pyodide): no environment variable to set before
+# Jupyter starts, and the browser itself calls OpenRouter (models/browser_http.py).
 IN_BROWSER = sys.platform == "emscripten"
-MOCK_ONLY = ("Dans le navigateur (le site du cours), seul le modèle simulé répond : pour un vrai "
-             "modèle, installez le cours sur votre machine ou ouvrez-le sur Binder.")
+NO_KEY = ("Pas de clé d’API. Créez-en une sur https://openrouter.ai/keys, collez-la dans le champ "
+          "« Clé » puis appuyez sur Entrée"
+          + ("" if IN_BROWSER else " (ou définissez OPENROUTER_API_KEY avant de lancer Jupyter)")
+          + ". Sans clé, revenez sur « Modèle simulé (hors ligne) ».")
+IN_THIS_TAB = ("Dans le navigateur, c’est cet onglet qui appelle OpenRouter ; la clé reste dans "
+               "la mémoire du noyau, jamais dans le notebook, et disparaît avec lui (quand la page "
+               "est rechargée, par exemple).")
 
 
 class KeyField(w.Password):
@@ -114,8 +115,6 @@ class Playground:
         """MockModel, or the real model; without a usable key, a model that reports why."""
         if self.choice.value == MOCK:
             return MockModel()
-        if IN_BROWSER and self.transport is None:
-            return Unavailable(ApiError(None, "no real model here", explication=MOCK_ONLY))
         key, name = self.api_key(), self._name()
         if not key:
             return Unavailable(MissingKey(f"{ENV_KEY} is not set", explication=NO_KEY))
@@ -149,11 +148,9 @@ class Playground:
         self.real_box.layout.display = "" if real else "none"
         if not real:
             text = "Modèle simulé : réponses calculées hors ligne, sans clé ni réseau."
-            text += f" {MOCK_ONLY}" if IN_BROWSER else ""
-        elif IN_BROWSER and self.transport is None:
-            text = MOCK_ONLY
         elif self.api_key():
             text = f"Vrai modèle {self._name()} via OpenRouter : {self._source()}."
+            text += f" {IN_THIS_TAB}" if IN_BROWSER else ""
         else:
             text = NO_KEY
         self.status.value = f"<i>{html.escape(text)}</i>"
