@@ -46,10 +46,10 @@ def precompile(out: Path, lock_file: Path) -> None:
         trees = {name: unpacked(wheel, Path(tmp) / name) for name, wheel in wheels.items()}
         compile_trees(out / "static" / "pyodide", [("beside", stdlib, STDLIB_RUNTIME)]
                       + [("cache", tree, SITE_PACKAGES) for tree in trees.values()])
-        repack(out / STDLIB_ZIP, stdlib, out / STDLIB_ZIP)
+        rewrite(out / STDLIB_ZIP, out / STDLIB_ZIP, add=bytecode(stdlib))
         for name, wheel in wheels.items():
             dest = out / LOCK_DIR / wheel.name
-            repack(wheel, trees[name], dest, record=True)
+            rewrite(wheel, dest, add=bytecode(trees[name]), record=True)
             entry = lock["packages"][name]
             entry["file_name"] = f"../../{LOCK_DIR}/{wheel.name}"
             entry["sha256"] = hashlib.sha256(dest.read_bytes()).hexdigest()
@@ -77,26 +77,35 @@ def compile_trees(pyodide: Path, trees: list[tuple[str, Path, str]]) -> None:
           + "".join(f"\n  {line}" for line in failed))
 
 
-def repack(archive: Path, tree: Path, dest: Path, record: bool = False) -> None:
-    """`archive`'s entries as they were, then the .pyc found in `tree`; for a wheel
-    (`record`), its RECORD moved last, with a line per .pyc."""
+def rewrite(archive: Path, dest: Path, *, add: dict[str, bytes] | None = None,
+            leave_out: tuple[str, ...] = (), record: bool = False) -> None:
+    """`archive` written again as `dest`: its entries as they were, but those whose path
+    starts with one of `leave_out`, then `add`'s; for a wheel (`record`), its RECORD moved
+    last, its lines matching the entries."""
     with zipfile.ZipFile(archive) as source:
         entries = {info.filename: source.read(info) for info in source.infolist()
-                   if not info.is_dir()}
-    added = {path.relative_to(tree).as_posix(): path.read_bytes()
-             for path in sorted(tree.rglob("*.pyc"))}
-    added = {name: data for name, data in added.items() if name not in entries}
+                   if not info.is_dir() and not info.filename.startswith(leave_out)}
+    added = {name: data for name, data in (add or {}).items() if name not in entries}
     entries |= added
     if record:
         name = next(name for name in entries if name.endswith(".dist-info/RECORD"))
-        lines = entries.pop(name).rstrip(b"\n") + b"\n"
-        entries[name] = lines + "".join(map(record_line, added, added.values())).encode()
+        lines = [line for line in entries.pop(name).decode().splitlines()
+                 if line and not line.startswith(leave_out)]
+        listed = "".join(f"{line}\n" for line in lines) + "".join(map(record_line, added,
+                                                                      added.values()))
+        entries[name] = listed.encode()
     with zipfile.ZipFile(dest.with_suffix(".tmp"), "w", zipfile.ZIP_DEFLATED) as target:
         for name, data in entries.items():
             # One date for all: the .pyc are checked by no date, and the build stays the same.
             target.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data,
                             compress_type=zipfile.ZIP_DEFLATED)
     dest.with_suffix(".tmp").replace(dest)
+
+
+def bytecode(tree: Path) -> dict[str, bytes]:
+    """Every .pyc under `tree`, by its path inside it."""
+    return {path.relative_to(tree).as_posix(): path.read_bytes()
+            for path in sorted(tree.rglob("*.pyc"))}
 
 
 def record_line(name: str, data: bytes) -> str:

@@ -376,3 +376,21 @@ def check_real_toggle(notebook: Notebook) -> None:
     assert KEY not in notebook.page.content()
     cell.scroll_into_view_if_needed()
     cell.screenshot(path=str(ARTIFACTS / "site-vrai-modele.png"))  # to read, as a learner would
+
+
+COMPLETE = """async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const reply = await kernel.requestComplete({code, cursor_pos: code.length});
+  return reply.content.matches;
+}"""
+
+
+def test_completion_in_the_site(context: tuple[Any, list[str]], served: str) -> None:
+    """Tab completes in the browser: jedi, with the standard library's stubs it kept
+    (site/kernel_start.py leaves the others out)."""
+    notebook = open_in_site(context[0], served, NOTEBOOKS[0].name)
+    try:
+        assert "upper" in notebook.page.evaluate(COMPLETE, '"abc".upp')
+        assert "dumps" in notebook.page.evaluate(COMPLETE, "import json\njson.du")
+    finally:
+        notebook.page.close()

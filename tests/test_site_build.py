@@ -1,6 +1,6 @@
 """The JupyterLite site's Python as bytecode (site/precompile.py), and its lock.
 
-`repack` on a small wheel made here; then, if the site is built ($HARNESS_SITE or build/site,
+`rewrite` on a small wheel made here; then, if the site is built ($HARNESS_SITE or build/site,
 as tests/test_site.py), its files as Pyodide will read them: each wheel with a .pyc beside
 every source, listed in its RECORD, checked against its source's hash at import; the
 standard library's zip with its .pyc, unchecked; the lock's hashes those of the files served.
@@ -19,7 +19,8 @@ from jupyter_lab import ROOT
 from test_site import site  # noqa: F401 (the fixture: the built site, or skip)
 
 sys.path.insert(0, str(ROOT / "site"))
-from precompile import LOCK_DIR, STDLIB_ZIP, record_line, repack  # noqa: E402
+from kernel_start import JEDI_LEFT_OUT  # noqa: E402
+from precompile import LOCK_DIR, STDLIB_ZIP, bytecode, record_line, rewrite  # noqa: E402
 
 CHECKED, UNCHECKED = 0b11, 0b01  # a hash-based .pyc's flags (PEP 552)
 TAG = "cpython-314"
@@ -36,7 +37,7 @@ def records(wheel: zipfile.ZipFile) -> dict[str, str]:
     return {line.rsplit(",", 2)[0]: line.split(",", 1)[1] for line in lines if line}
 
 
-def test_repack_adds_the_bytecode_and_lists_it_last_in_record(tmp_path: Path) -> None:
+def test_rewrite_adds_the_bytecode_and_lists_it_last_in_record(tmp_path: Path) -> None:
     wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
     source = b"VALUE = 42\n"
     with zipfile.ZipFile(wheel, "w") as made:
@@ -46,7 +47,7 @@ def test_repack_adds_the_bytecode_and_lists_it_last_in_record(tmp_path: Path) ->
     tree = tmp_path / "tree"
     (tree / "pkg" / "__pycache__").mkdir(parents=True)
     (tree / "pkg" / "__pycache__" / f"__init__.{TAG}.pyc").write_bytes(b"bytecode")
-    repack(wheel, tree, tmp_path / "out.whl", record=True)
+    rewrite(wheel, tmp_path / "out.whl", add=bytecode(tree), record=True)
     with zipfile.ZipFile(tmp_path / "out.whl") as out:
         assert out.namelist() == ["pkg/__init__.py", f"pkg/__pycache__/__init__.{TAG}.pyc",
                                   "pkg-1.0.dist-info/RECORD"]
@@ -57,6 +58,28 @@ def test_repack_adds_the_bytecode_and_lists_it_last_in_record(tmp_path: Path) ->
     assert listed["pkg/__init__.py"] == f"{record_line('pkg/__init__.py', source)}".split(
         ",", 1)[1].strip()
     assert listed["pkg-1.0.dist-info/RECORD"] == ","
+
+
+def test_rewrite_leaves_out_a_folder_and_its_record_lines(tmp_path: Path) -> None:
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    files = {"pkg/keep.py": b"x = 1\n", "pkg/stubs/other.pyi": b"def f() -> int: ...\n"}
+    with zipfile.ZipFile(wheel, "w") as made:
+        for name, data in files.items():
+            made.writestr(name, data)
+        made.writestr("pkg-1.0.dist-info/RECORD", "".join(map(record_line, files, files.values()))
+                      + "pkg-1.0.dist-info/RECORD,,\n")
+    rewrite(wheel, wheel, leave_out=("pkg/stubs/",), record=True)
+    with zipfile.ZipFile(wheel) as out:
+        assert out.namelist() == ["pkg/keep.py", "pkg-1.0.dist-info/RECORD"]
+        assert set(records(out)) == {"pkg/keep.py", "pkg-1.0.dist-info/RECORD"}
+
+
+def test_jedi_keeps_the_standard_librarys_stubs_only(site: Path) -> None:  # noqa: F811
+    jedi = next((site / LOCK_DIR).glob("jedi-*.whl"))
+    with zipfile.ZipFile(jedi) as wheel:
+        names = wheel.namelist()
+    assert not [n for n in names if n.startswith(JEDI_LEFT_OUT)]
+    assert "jedi/third_party/typeshed/stdlib/builtins.pyi" in names  # completion of str, list…
 
 
 def test_every_wheel_of_the_lock_has_checked_bytecode(site: Path) -> None:  # noqa: F811
