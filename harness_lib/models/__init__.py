@@ -13,6 +13,7 @@
     prices.py       a model's price when the reply does not say it
     wire.py         the request as JSON bytes, or nothing is sent (mock and real agree)
     deadline.py     a call bounded by a deadline, even stuck in the network
+    browser_http.py in the browser (Pyodide), the transport: the browser makes the request
 
 `OpenRouterModel` is imported on first use only, so that `import harness_lib`
 does not import httpx.
