@@ -4,7 +4,8 @@ files served on 127.0.0.1, every other host blocked.
 
 Each notebook: Run All without an error, its Mermaid diagrams and players drawn, each
 player stepped with « Suivante » and « Précédente », the toggle on the mock model; 00 is
-opened from the site's address, as a learner would; in 01 an exercise is answered.
+opened from the site's address, as a learner would; in 01 an exercise is answered; every
+file the notebook asked of the site is one the worker caches (so it works offline too).
 The real model: OpenRouterModel in the site's kernel against a real server on another port
 of 127.0.0.1 (another origin, as OpenRouter is): the browser makes the request, a server too
 slow is cut at the call's timeout; the toggle on the real model, a key typed in, says that
@@ -30,8 +31,10 @@ import re
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -117,31 +120,43 @@ def playwright() -> Iterator[Any]:
         yield running
 
 
+@dataclass
+class Traffic:
+    """What the pages asked: URLs of other hosts (none is reached), and the URLs they GET on
+    this machine, without their query (the site's worker must have each of the site's in its
+    cache, for the course to work offline)."""
+
+    external: list[str] = field(default_factory=list)
+    paths: set[str] = field(default_factory=set)
+
+
 @contextlib.contextmanager
-def chromium(playwright: Any, profile: Path) -> Iterator[tuple[Any, list[str]]]:
+def chromium(playwright: Any, profile: Path) -> Iterator[tuple[Any, Traffic]]:
     """Chromium with a profile of its own (its caches), loopback only (NO_OTHER_HOST: the
-    site's worker must answer, so no context.route); the list gets every request for
-    another host (none reaches it)."""
-    external: list[str] = []
+    site's worker must answer, so no context.route); `Traffic` gets what it asked for."""
+    traffic = Traffic()
 
     def note(request: Any) -> None:
         url = request.url
         if leaves_loopback(url):
-            external.append(url)
+            traffic.external.append(url)
+        elif request.method == "GET" and url.startswith("http"):
+            parts = urllib.parse.urlsplit(url)  # the query left out, as the worker does
+            traffic.paths.add(f"{parts.scheme}://{parts.netloc}{urllib.parse.unquote(parts.path)}")
 
     browser = playwright.chromium.launch_persistent_context(
         str(profile), executable_path=str(CHROMIUM), args=NO_OTHER_HOST, viewport=VIEWPORT)
     try:
         browser.set_default_timeout(TIMEOUT_MS)
         browser.on("request", note)
-        yield browser, external
+        yield browser, traffic
     finally:
         browser.close()
 
 
 @pytest.fixture(scope="module")
 def context(playwright: Any,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Traffic]]:
     """One Chromium profile for the module: the site's worker keeps Pyodide and the wheels."""
     with chromium(playwright, tmp_path_factory.mktemp("profile")) as found:
         yield found
@@ -177,11 +192,33 @@ def open_in_site(context: Any, url: str, name: str) -> Notebook:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_course_notebook_in_the_site(context: tuple[Any, list[str]], served: str,
+def test_course_notebook_in_the_site(context: tuple[Any, Traffic], served: str, site: Path,
                                      path: Path) -> None:
-    browser, external = context
-    external.clear()
-    run_and_check(open_in_site(browser, served, path.name), path, external)
+    browser, traffic = context
+    traffic.external.clear()
+    run_and_check(open_in_site(browser, served, path.name), path, traffic.external)
+    assert not_precached(traffic.paths, served, site) == [], "hors ligne, ils manqueraient"
+
+
+# What the site's worker leaves to JupyterLite's (site/offline.js LEFT_TO_JUPYTERLITE), and
+# the worker's own scripts, which the browser fetches itself to check for a new build.
+NOT_CACHED = ("/api/drive", "/api/stdin/", "/api/service-worker-heartbeat", "/service-worker.js",
+              "/jupyterlite-service-worker.js")
+
+
+def not_precached(urls: set[str], served: str, site: Path) -> list[str]:
+    """The site's paths asked for that the build did not list for the worker's cache."""
+    listed = set(built_list(site)["files"])
+    paths = [url.removeprefix(served) for url in urls if url.startswith(served + "/")]
+    return sorted(path for path in paths if not path.startswith(NOT_CACHED)
+                  and (path + "index.html" if path.endswith("/") else path)[1:] not in listed)
+
+
+def built_list(site: Path) -> dict[str, Any]:
+    """The list the build wrote into the worker: {version, files: {path: hash}}."""
+    written = SITE_LINE.search((site / "service-worker.js").read_text(encoding="utf-8"))
+    assert written, "service-worker.js sans la liste des fichiers (site/build.py)"
+    return dict(json.loads(written.group(1)))
 
 
 def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: str = "") -> None:
@@ -234,12 +271,10 @@ def wait_until_precached(page: Any, cache: str, files: dict[str, str]) -> None:
 
 def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
                                                   tmp_path: Path) -> None:
-    written = SITE_LINE.search((site / "service-worker.js").read_text(encoding="utf-8"))
-    assert written, "service-worker.js sans la liste des fichiers (site/build.py)"
-    built = json.loads(written.group(1))
+    built = built_list(site)
     server, url = serve(site)
     try:
-        with chromium(playwright, tmp_path / "profile") as (browser, external):
+        with chromium(playwright, tmp_path / "profile") as (browser, traffic):
             first = open_in_site(browser, url, NOTEBOOKS[0].name)
             wait_until_precached(first.page, f"cours-{built['version']}", built["files"])
             server.terminate()  # no host at all from here on
@@ -252,7 +287,7 @@ def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
             first.page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
             first.page.close()
             notebook = open_in_site(browser, url, OFFLINE_NOTEBOOK.name)
-            run_and_check(notebook, OFFLINE_NOTEBOOK, external, suffix="-hors-ligne")
+            run_and_check(notebook, OFFLINE_NOTEBOOK, traffic.external, suffix="-hors-ligne")
     finally:
         server.terminate()
         server.wait(10)
@@ -282,7 +317,7 @@ def test_a_new_build_fetches_only_the_files_it_changed(playwright: Any, site: Pa
     from the host, and every other from the previous build's cache."""
     copy, log = tmp_path / "site", tmp_path / "requests.log"
     subprocess.run(["cp", "-r", str(site), str(copy)], check=True)
-    before = json.loads(SITE_LINE.search((copy / "service-worker.js").read_text()).group(1))
+    before = built_list(copy)
     server, url = serve(copy, log)
     try:
         with chromium(playwright, tmp_path / "profile") as (browser, _):
@@ -292,7 +327,7 @@ def test_a_new_build_fetches_only_the_files_it_changed(playwright: Any, site: Pa
             with (copy / changed).open("a", encoding="utf-8") as source:
                 source.write("# nouvelle version du cours\n")
             build_module().write_worker(copy)  # what the build does last
-            after = json.loads(SITE_LINE.search((copy / "service-worker.js").read_text()).group(1))
+            after = built_list(copy)
             assert after["version"] != before["version"]
             assert {k for k in after["files"] if after["files"][k] != before["files"][k]} == {
                 changed}
@@ -338,7 +373,7 @@ RUN_CODE = """async (code) => {
 }"""
 
 
-def test_the_real_model_answers_in_the_browser(context: tuple[Any, list[str]],
+def test_the_real_model_answers_in_the_browser(context: tuple[Any, Traffic],
                                                served: str) -> None:
     from fake_server import FakeServer, text_reply
 
@@ -385,7 +420,7 @@ COMPLETE = """async (code) => {
 }"""
 
 
-def test_completion_in_the_site(context: tuple[Any, list[str]], served: str) -> None:
+def test_completion_in_the_site(context: tuple[Any, Traffic], served: str) -> None:
     """Tab completes in the browser: jedi, with the standard library's stubs it kept
     (site/kernel_start.py leaves the others out)."""
     notebook = open_in_site(context[0], served, NOTEBOOKS[0].name)
