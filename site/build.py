@@ -32,7 +32,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from kernel_start import PREFETCH, drop_unlisted_wheels, trim_jedi, trim_lock
+from kernel_start import PREFETCH, drop_unlisted_wheels, trim_lock
 from precompile import precompile
 
 HERE = Path(__file__).resolve().parent
@@ -110,7 +110,6 @@ def build(out: Path) -> None:
     open_on_first(out)
     lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
     trim_lock(lock)
-    trim_jedi(lock)
     precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
     drop_unlisted_wheels(lock)
     offline(out)  # last: the service worker lists every file as it is now, with its hash

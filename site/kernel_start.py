@@ -37,7 +37,8 @@ SHIM = ("extensions/@jupyterlite/pyodide-kernel-extension/static/pypi/"
 def trim_lock(lock_file: Path) -> None:
     """harness-lib's entry depends on BROWSER_DEPENDS only; widgetsnbextension is
     pyodide-kernel's empty stand-in (SHIM): the real one is the classic notebook's JavaScript,
-    9 MB unpacked at each kernel start for nothing in JupyterLab."""
+    9 MB unpacked at each kernel start for nothing in JupyterLab; jedi's wheel is written
+    again without JEDI_LEFT_OUT (its RECORD too)."""
     lock = json.loads(lock_file.read_text(encoding="utf-8"))
     entry = lock["packages"]["harness-lib"]
     missing = set(BROWSER_DEPENDS) - set(entry["depends"])
@@ -51,6 +52,10 @@ def trim_lock(lock_file: Path) -> None:
     lock["packages"]["widgetsnbextension"].update(
         file_name=f"../../{SHIM}", version=shim.name.split("-")[1],
         sha256=hashlib.sha256(shim.read_bytes()).hexdigest())
+    jedi = lock["packages"]["jedi"]
+    wheel = (lock_file.parent / jedi["file_name"]).resolve()
+    rewrite(wheel, wheel, leave_out=JEDI_LEFT_OUT, record=True)
+    jedi["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
     lock_file.write_text(json.dumps(lock), encoding="utf-8")
 
 
@@ -61,10 +66,3 @@ def drop_unlisted_wheels(lock_file: Path) -> None:
     for wheel in lock_file.parent.glob("*.whl"):
         if wheel.resolve() not in listed:
             wheel.unlink()
-
-
-def trim_jedi(lock_file: Path) -> None:
-    """jedi's wheel without JEDI_LEFT_OUT (its RECORD too); its hash: precompile's, after."""
-    lock = json.loads(lock_file.read_text(encoding="utf-8"))
-    wheel = (lock_file.parent / lock["packages"]["jedi"]["file_name"]).resolve()
-    rewrite(wheel, wheel, leave_out=JEDI_LEFT_OUT, record=True)

@@ -103,7 +103,7 @@ def _inside(cwd: Path, argv: list[str], out: io.StringIO) -> Iterator[None]:
 
 @contextmanager
 def _deadline(deadline: float) -> Iterator[None]:
-    """Raise _TimeUp in the script at the first line of Python run after the deadline."""
+    """Raise TimeUp in the script at the first line of Python run after the deadline."""
     previous = sys.gettrace()
 
     def check(frame: FrameType, event: str, arg: object) -> Any:
