@@ -7,14 +7,17 @@
     >>> result.reason
     'answer'
 
-The folder tells the two layers apart. This level is the harness: the loop
-(loop.py) and its limits (limits.py), what it writes down (recorder.py),
-messages[] and the API's rules (messages.py, rules.py), the models (models/),
-the tools and their sandbox (tools/, policy.py), what a run leaves behind
-(trace.py, tokens.py), the errors, short texts for people (text.py, debug.py)
-and the command line. `course/` is what exists to show it to learners
-(players, diagrams, exercises, scenarios); nothing at this level imports it,
-except the command line.
+Read minimal_loop.py first (the chapter's loop in a dozen lines), then loop.py (the
+same loop with its limits, its permissions and its trace). The folders tell the
+layers apart:
+
+    this level   the harness: the loops, messages[], limits, policy, what a run leaves
+                 behind (recorder.py, trace.py, tokens.py), errors, secrets, files, text
+    models/      the real models: the protocol, OpenRouter (any Chat Completions API), replay
+    tools/       the tools the model may ask for, bash and its sandbox
+    mock/        the offline stand-in: MockModel and the API checks it imitates
+    cli/         the command line, the one harness place that imports the course
+    course/      what exists to show the harness to learners (players, exercises...)
 
 Importing the package does nothing else: no network, no printing, and neither
 httpx nor ipywidgets is imported until OpenRouterModel or a widget is used.
@@ -26,21 +29,21 @@ from typing import Any
 
 from .errors import ApiError, HarnessError, MissingKey, ModelTimeout, ToolError, ToolTimeout
 from .limits import Limits
-from .loop import SYSTEM_PROMPT, run
+from .loop import run
 from .messages import (
+    SYSTEM_PROMPT,
     ToolCall,
     assistant,
-    check_conversation,
     read_call,
     system,
     tool_call,
     tool_result,
     user,
-    validate,
 )
-from .models import Completion, MockModel, Model, ReplayModel
+from .minimal_loop import boucle
+from .mock import MockModel, Problem, check_conversation, validate
+from .models import Completion, Model, ReplayModel
 from .policy import DEFAULT_POLICY, STRICT_POLICY, Decision, Policy
-from .rules import Problem
 from .tools import Observation, Tool, workspace_tools
 from .trace import Event, Run, StopReason, Trace
 
@@ -50,7 +53,8 @@ __all__ = [
     "DEFAULT_POLICY", "STRICT_POLICY", "SYSTEM_PROMPT", "ApiError", "Completion", "Decision",
     "Event", "HarnessError", "Limits", "MissingKey", "MockModel", "Model", "ModelTimeout",
     "Observation", "OpenRouterModel", "Policy", "Problem", "ReplayModel", "Run", "StopReason",
-    "Tool", "ToolCall", "ToolError", "ToolTimeout", "Trace", "assistant", "check_conversation",
+    "Tool", "ToolCall", "ToolError", "ToolTimeout", "Trace", "assistant", "boucle",
+    "check_conversation",
     "read_call", "run", "system", "tool_call", "tool_result", "user", "validate",
     "workspace_tools",
 ]

@@ -1,10 +1,10 @@
 """The agentic loop: call the model, check and run the tools it asks for, append, repeat.
 
-The whole loop is `run()` below; read it next to the chapter's pseudo-code.
-Each act is one line: call the model, check the permission, run the tool,
-append the result. Four places are marked: CALL (the model is called again with
-the whole messages[]), RULE 1, RULE 2 and EXIT. The `Recorder` (`rec`) only
-writes down what happens: messages[], the trace, the bill.
+The whole loop is `run()` below; read it next to the chapter's pseudo-code (and
+minimal_loop.py first: the same loop in a dozen lines, without the limits). `run()`
+keeps one list, `messages`, and appends to it at two places, RULE 1 and RULE 2;
+CALL and EXIT mark the two others. The `Recorder` (`rec`) only watches: it writes
+down each step (the trace, the context size, the bill) and decides nothing.
 
 >>> from harness_lib import MockModel, workspace_tools
 >>> from harness_lib.course.missions.scenarios import example_workspace
@@ -17,22 +17,19 @@ writes down what happens: messages[], the trace, the bill.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from .errors import HarnessError, ModelTimeout
 from .limits import Limits
-from .messages import ToolCall, read_call, system
+from .messages import SYSTEM_PROMPT, ToolCall, read_call, system, tool_result, user
 from .models.model import Completion, Model, cost
 from .policy import DEFAULT_POLICY, Approver, Decision, Policy, check_permission
 from .recorder import Recorder
+from .secrets import redact
 from .text import after_colon, dollars, french_number
-from .tools import Observation, Tool, run_tool, with_network
+from .tools import Observation, Tool, run_tool
 from .trace import Event, Run, StopReason
 
-SYSTEM_PROMPT = (
-    "Tu es un agent. Tu peux utiliser des outils pour lire, lister et modifier les fichiers "
-    "de l’espace de travail et lancer des commandes. Réponds en français."
-)
+__all__ = ["SYSTEM_PROMPT", "run"]
 
 
 def run(
@@ -47,23 +44,22 @@ def run(
     system_prompt: str = SYSTEM_PROMPT,
 ) -> Run:
     """Run one mission to its end and return the full story (messages, trace, reason)."""
-    if getattr(model, "scripted", False):  # MockModel: the commands are the mission's own
-        policy = replace(policy, unconfined="allow")
-    tools = with_network(tools) if policy.network else tools  # bash's sandbox keeps it
-    rec = Recorder(system(system_prompt), tools, on_event, model.price)
-    rec.task(task)
+    messages = [system(system_prompt), user(task)]
+    schemas = [tool.schema() for tool in tools]  # the tool definitions, sent with every call
+    rec = Recorder(messages, schemas, on_event, model.price)
     for turn in range(1, limits.max_turns + 1):
         if over := over_budget(rec, limits):
             return rec.stop("budget", over)
         rec.request(turn)
         try:
             # CALL: the whole messages[] again, with the tools: the model remembers nothing.
-            reply = model.complete(rec.messages, rec.schemas, timeout=limits.model_timeout)
+            reply = model.complete(messages, schemas, timeout=limits.model_timeout)
         except ModelTimeout as err:
             return rec.stop("timeout", f"Arrêt : {after_colon(err.explication)}")
         except HarnessError as err:  # refused by the API, network down, no key...
             return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
         # RULE 1: the assistant message goes into messages[] complete, every field included.
+        messages.append(reply.message)
         rec.reply(reply)
         # EXIT: no tool request means the model has finished.
         if not reply.tool_calls:
@@ -72,6 +68,7 @@ def run(
             call = read_call(request)  # its name, its decoded arguments, its id
             seen = act(rec, call, tools, policy, approver, limits.tool_timeout)
             # RULE 2: every call gets its result in messages[], under the same tool_call_id.
+            messages.append(tool_result(call.id, seen.content))
             rec.tool_result(call, seen)
         if stop := stop_after_turn(rec, limits):
             return rec.stop(*stop)
@@ -87,7 +84,7 @@ def act(rec: Recorder, call: ToolCall, tools: Sequence[Tool], policy: Policy,
         if refused := refusal(rec, call, decision, approver):
             return refused
     rec.tool_call(call)
-    seen = run_tool(call, tools, timeout)
+    seen = run_tool(call, tools, timeout, network=policy.network)  # secrets already hidden
     if seen.timed_out:
         rec.flag("timeout", f"Arrêt : l’outil {call.name} a dépassé {french_number(timeout)} s.")
     return seen
@@ -108,7 +105,7 @@ def refusal(rec: Recorder, call: ToolCall, decision: Decision,
         return None  # the human said yes
     else:
         why = "la personne n’a pas autorisé cette action."
-    return Observation(f"Refusé : {why}", is_error=True)
+    return Observation(redact(f"Refusé : {why}"), is_error=True)  # it quotes the command
 
 
 def finish(rec: Recorder, reply: Completion) -> Run:

@@ -1,20 +1,17 @@
-"""Chat Completions messages, and the rules an API checks before it answers.
+"""Chat Completions messages: the list the harness keeps, and what goes into it.
 
-The harness keeps one list, `messages`, and sends all of it at every call.
-The builders below write each kind of message. `check_conversation` lists what
-an OpenAI-compatible API would refuse: the provider's own English `message`,
-`param` and `code`, plus an `explication` in French for learners. The checks of
-each message on its own, and the provider's texts, live in rules.py; the logic
-of the conversation (who answers whom) is here. `read_call` is the one reader
-of a tool call: every part of the harness gets a `ToolCall` from it.
+The harness keeps one list, `messages`, and sends all of it at every call. The
+builders below write each kind of message; `read_call` is the one reader of a tool
+call: every part of the harness gets a `ToolCall` from it. The chapter's two rules
+of that list are said here once (`RULE_1`, `RULE_2`), in the words every
+explanation of the course uses.
 
 >>> call = tool_call("call_1", "read_file", {"path": "README.md"})
->>> conversation = [user("Lis README.md"), assistant(tool_calls=[call])]
->>> [problem.param for problem in check_conversation(conversation)]
-['messages.[1].role']
->>> conversation.append(tool_result("call_1", "# Mini harness"))
->>> check_conversation(conversation)
-[]
+>>> messages = [system(SYSTEM_PROMPT), user("Lis README.md")]
+>>> messages.append(assistant(tool_calls=[call]))        # RULE 1: the request, complete
+>>> messages.append(tool_result("call_1", "# Mini harness"))  # RULE 2: its result, same id
+>>> [m["role"] for m in messages]
+['system', 'user', 'assistant', 'tool']
 >>> read_call(call)
 ToolCall(name='read_file', arguments={'path': 'README.md'}, id='call_1', \
 text='{"path": "README.md"}', problem=None)
@@ -27,10 +24,36 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import rules
-from .rules import Problem  # defined with the rules that build it, importable from here too
+SYSTEM_PROMPT = (
+    "Tu es un agent. Tu peux utiliser des outils pour lire, lister et modifier les fichiers "
+    "de l’espace de travail et lancer des commandes. Réponds en français."
+)
+
+
+@dataclass(frozen=True)
+class LoopRule:
+    """One of the chapter's two rules of messages[], in the words every explanation uses:
+    the mock's API texts, the grader, the player's notes, the hand-played harness and the
+    misconceptions all quote these fields (said once, here)."""
+
+    name: str  # « règle 1 »: the code's marker is « # RULE 1 »
+    says: str  # the rule, as an instruction
+    why: str  # what breaks without it
+    code: str  # the line that keeps it, with the names a learner types (08)
+    where: str  # where that line goes
+
+
+RULE_1 = LoopRule(
+    "règle 1", "gardez le message assistant complet, avec ses tool_calls",
+    "le modèle recevrait un résultat qu’il n’a pas demandé",
+    "messages.append(reponse.message)", "juste après l’appel au modèle")
+RULE_2 = LoopRule(
+    "règle 2", "chaque demande reçoit son résultat (role tool, même tool_call_id) avant tout "
+    "autre message", "la demande du modèle resterait sans réponse, et l’API refuserait l’appel "
+    "suivant", 'messages.append(tool_result(appel["id"], resultat))', "après chaque outil")
 
 Message = dict[str, Any]
+NAME = re.compile(r"[a-zA-Z0-9_-]+")  # what the API accepts as a tool's or a message's name
 # Half of a UTF-16 pair, alone: what Python makes of a byte that is not UTF-8 in a file name,
 # a command's argument or "\udce9" in JSON. No UTF-8 encoder can write it (JSON body, trace).
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -139,7 +162,7 @@ def _decode(raw: object) -> tuple[dict[str, Any] | None, str | None]:
         except (ValueError, RecursionError) as err:
             return None, f"JSON invalide ({err})"
     if not isinstance(raw, dict):
-        return None, f"un objet JSON est attendu, reçu {rules.got(raw)['got_fr']}"
+        return None, f"un objet JSON est attendu, reçu {got(raw)['got_fr']}"
     return raw, None
 
 
@@ -150,106 +173,24 @@ def _json_text(value: object) -> str:
         return repr(value)
 
 
-def check_conversation(messages: object) -> list[Problem]:
-    """Every problem an API would find in `messages`. Never raises.
+# How the API names the JSON type of a value, and how we say it: bool first (True is an int).
+_KINDS: tuple[tuple[type | tuple[type, ...], str, str], ...] = (
+    (bool, "a boolean", "un booléen"), (int, "an integer", "un entier"),
+    (float, "a decimal number", "un nombre décimal"), (str, "a string", "une chaîne (str)"),
+    ((list, tuple), "an array", "une liste"), (dict, "an object", "un objet (dict)"),
+)
 
-    The API checks the shape of each message (types, required fields) before
-    the logic of the conversation (who answers whom), and reports only the
-    first problem. We list them all, in that same order.
+
+def got(value: object) -> dict[str, str]:
+    """How the API names the JSON type of `value` (got), and how we say it (got_fr).
+
+    >>> got(3)["got_fr"]
+    'un entier'
     """
-    if not isinstance(messages, (list, tuple)):
-        return [rules.problem("messages_type", None, **rules.got(messages))]
-    if not messages:
-        return [rules.problem("messages_empty", None)]
-    shapes = [p for i, msg in enumerate(messages) for p in rules.shape_problems(i, msg)]
-    return shapes + _pairing_problems(list(messages))
-
-
-def validate(messages: object) -> None:
-    """Raise the ApiError(400) the API would answer: the first problem only, like the API."""
-    problems = check_conversation(messages)
-    if problems:
-        raise problems[0].as_api_error()
-
-
-# --- Logic: who answers whom, in the order of the conversation. ---
-
-
-@dataclass
-class _Turn:
-    """An assistant message with tool calls, and the ids still waiting for a result."""
-
-    index: int
-    asked: dict[str, None]  # dicts as ordered sets: fast lookups, ids kept in order
-    pending: dict[str, None]
-
-
-def _pairing_problems(messages: list[Any]) -> list[Problem]:
-    """Each tool result must answer the assistant turn still open just before it."""
-    problems: list[Problem] = []
-    turn: _Turn | None = None
-    before = "aucun message ne le précède"  # why a tool result would answer nothing
-    answered: dict[str, int] = {}  # tool_call_id -> the tool message that answered it
-    for i, msg in enumerate(messages):
-        role = msg.get("role") if isinstance(msg, dict) else None
-        if role == "tool":
-            problems += _answer_problems(i, msg, turn, before, answered)
-            continue
-        problems += _unanswered(turn)  # any other message closes the assistant's turn
-        shown = f" (role {rules.short(role)})" if isinstance(role, str) else ""
-        turn, before = None, f"le message {i}{shown} qui le précède n’a pas de tool_calls"
-        if role == "assistant":
-            problems += _assistant_problems(i, msg)
-            turn = _open_turn(i, msg.get("tool_calls"))
-    return problems + _unanswered(turn)
-
-
-def _open_turn(i: int, calls: object) -> _Turn | None:
-    if not isinstance(calls, list) or not calls:
-        return None
-    ids = [c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
-    return _Turn(i, dict.fromkeys(ids), dict.fromkeys(ids))
-
-
-def _assistant_problems(i: int, msg: dict[Any, Any]) -> list[Problem]:
-    calls = msg.get("tool_calls")
-    calls = calls if isinstance(calls, list) else []
-    problems = [] if calls or msg.get("content") is not None else [
-        rules.problem("null", i, "content", "assistant")]
-    ids = [c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
-    seen: set[str] = set()
-    for call_id in ids:
-        if call_id in seen:
-            problems.append(rules.problem("duplicate", i, "tool_calls", "assistant",
-                                          value=call_id, short=rules.short(call_id)))
-        seen.add(call_id)
-    return problems
-
-
-def _answer_problems(i: int, msg: dict[Any, Any], turn: _Turn | None, before: str,
-                     answered: dict[str, int]) -> list[Problem]:
-    call_id = msg.get("tool_call_id")
-    problems = [rules.problem("no_id", i, "tool_call_id", "tool")] if call_id is None else []
-    if isinstance(call_id, str) and call_id in answered:  # a second result for one request
-        problems.append(rules.problem("duplicate_result", i, "tool_call_id", "tool",
-                                      value=call_id, short=rules.short(call_id),
-                                      first=answered[call_id]))
-    elif isinstance(call_id, str):
-        answered[call_id] = i
-    if turn is None:
-        problems.append(rules.problem("orphan", i, "role", "tool", before=before))
-    elif isinstance(call_id, str) and call_id not in turn.asked:
-        problems.append(rules.problem("not_found", i, "tool_call_id", "tool", value=call_id,
-                                      short=rules.short(call_id), turn=turn.index,
-                                      asked=rules.id_list(turn.asked)))
-    elif isinstance(call_id, str):
-        turn.pending.pop(call_id, None)  # answered
-    return problems
-
-
-def _unanswered(turn: _Turn | None) -> list[Problem]:
-    if turn is None or not turn.pending:
-        return []
-    return [rules.problem("unanswered", turn.index, "role", "assistant",
-                          value=", ".join(turn.pending), short=rules.id_list(turn.pending),
-                          asked=rules.id_list(turn.asked))]
+    if value is None:
+        return {"got": "null", "got_fr": "null (None)"}
+    for python_type, english, french in _KINDS:
+        if isinstance(value, python_type):
+            return {"got": english, "got_fr": french}
+    name = type(value).__name__  # could not even be sent as JSON
+    return {"got": f"a {name} (not JSON)", "got_fr": f"un objet Python {name}, absent de JSON"}

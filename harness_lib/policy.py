@@ -4,7 +4,7 @@ The check sits between the model's request and the execution (« vérifier que
 l'action respecte la politique d'accès »). A `Policy` names the tools allowed,
 the tools that need a human's yes, the tools denied, and the bash commands that
 are never run: each `Rule` looks at one simple command as bash reads it (see
-command_line.py: quotes, `$HOME`, prefixes like `env` or `exec`, `;`/`&&`/`|` chains,
+tools/bash_words.py: quotes, `$HOME`, prefixes like `env` or `exec`, `;`/`&&`/`|` chains,
 `$(...)` and `bash -c` are read as bash would). The rules are a list of known
 dangers, not a sandbox: a determined command can always be written another way
 (`python -c ...`). What makes the « no » hold is the sandbox bash runs in
@@ -29,9 +29,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from .command_line import simple_commands
 from .messages import ToolCall
 from .text import french_number
+from .tools.bash_words import simple_commands
 
 SHELL_TOOL = "bash"  # the tool whose `command` argument the rules look at
 Unconfined = Literal["ask", "allow", "deny"]

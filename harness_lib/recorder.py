@@ -1,42 +1,43 @@
-"""The loop's bookkeeping: it records what happens, and decides nothing.
+"""The loop's bookkeeping: it watches messages[] and writes down each step; it decides nothing.
 
-A `Recorder` owns `messages[]` and the trace of a run. Each of its methods is
-one kind of arrow of the sequence diagram (`task`, `request`, `reply`,
-`permission`, `tool_call`, `tool_result`, `answer`, `stop`): it appends the
-message of that step, if there is one, records an `Event` with the context
-ledger, and tells the `on_event` listener (the live player). It also keeps the
-figures that loop.py checks the limits against: tokens and dollars spent,
-failed tool results in a row, and the reasons to stop that a turn raised.
+The loop owns `messages` and appends to it (loop.py, RULE 1 and RULE 2); the
+`Recorder` holds the same list and never changes it. Each of its methods is one
+kind of arrow of the sequence diagram (`task`, `request`, `reply`, `permission`,
+`tool_call`, `tool_result`, `answer`, `stop`): it records an `Event` with the
+message appended since the previous arrow (if any) and the context ledger, and
+tells the `on_event` listener (the live player). It also keeps the figures that
+loop.py checks the limits against: tokens and dollars spent, failed tool results
+in a row, and the reasons to stop that a turn raised.
 
->>> from harness_lib.messages import system
->>> rec = Recorder(system("Tu es un agent."), [], None, price=None)
->>> rec.task("Lis README.md")
->>> [e.kind for e in rec.trace.events], [m["role"] for m in rec.messages]
-(['task'], ['system', 'user'])
+>>> from harness_lib.messages import system, user
+>>> messages = [system("Tu es un agent."), user("Lis README.md")]
+>>> rec = Recorder(messages, [], None, price=None)
+>>> [e.kind for e in rec.trace.events], [e.message["role"] for e in rec.trace.events]
+(['task'], ['user'])
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from .messages import Message, ToolCall, read_call, tool_result, user
+from .messages import Message, ToolCall, read_call
 from .models.model import Completion, Price, cost
 from .policy import Decision
-from .secrets import redact
 from .tokens import ledger, message_tokens, tools_tokens
-from .tools import Observation, Tool
+from .tools import Observation
 from .trace import Event, EventKind, Run, StopReason, Trace
 
 
 class Recorder:
-    def __init__(self, system: Message, tools: Sequence[Tool],
+    """Watches `messages` = [system, user, ...] (the loop's list) from its second message on."""
+
+    def __init__(self, messages: list[Message], schemas: list[dict[str, Any]],
                  on_event: Callable[[Event], None] | None, price: Price | None) -> None:
-        schemas = [t.schema() for t in tools]
-        self.messages: list[Message] = [system]
+        self.messages = messages  # the loop's own list: read here, never appended to
         self.schemas = schemas
-        self.trace = Trace(system=system, tools_tokens=tools_tokens(schemas), tools=schemas)
+        self.trace = Trace(system=messages[0], tools_tokens=tools_tokens(schemas), tools=schemas)
         self.on_event = on_event
         self.price = price
         self.turn = 0
@@ -46,19 +47,18 @@ class Recorder:
         self.flags: list[tuple[StopReason, str]] = []  # reasons to stop raised during this turn
         # Tokens per role, kept up to date: recounting the whole context at every event
         # would make a long run quadratic.
-        self.context = ledger([system], schemas)
+        self.context = ledger(messages[:1], schemas)
+        self._seen = 1  # messages[0], the system prompt, is the trace's starting context
+        self._add("task", f"Mission : {messages[1]['content']}")
 
     # --- One method per arrow of the diagram. ---
 
-    def task(self, task: str) -> None:
-        self._add("task", f"Mission : {task}", user(task))
-
     def request(self, turn: int, sent: str = "messages[] + outils") -> None:
         self.turn = turn
-        self._add("request", f"Appel {turn} : {sent}", data={"turn": turn})
+        self._add("request", f"Appel {turn} : {sent}", {"turn": turn})
 
     def reply(self, reply: Completion) -> None:
-        """The assistant message, complete (RULE 1), and its cost.
+        """The assistant message the loop appended (RULE 1), and its cost.
 
         `data` says what a view may not see in the message at a glance: the visible
         reasoning, what the harness changed (`notes`), and who priced the call.
@@ -69,25 +69,22 @@ class Recorder:
         if reply.notes:
             data["notes"] = reply.notes
         data["cost"], data["cost_from"] = self._bill(reply)
-        self._add("reply", reply_label(reply), reply.message, data)
+        self._add("reply", reply_label(reply), data)
 
     def permission(self, call: ToolCall, decision: Decision) -> None:
         said = {"allow": "autorisé", "ask": "à valider", "deny": "interdit"}  # the label is French
         self._add("permission", f"Contrôle de permission : {said.get(decision.verdict, '?')}",
-                  data={"verdict": decision.verdict, "reason": decision.reason, "id": call.id})
+                  {"verdict": decision.verdict, "reason": decision.reason, "id": call.id})
 
-    def tool_call(self, call: ToolCall, message: Message | None = None, note: str = "") -> None:
-        """The harness runs a tool. `message`: the assistant message of a call the harness
-        decided itself (a fixed pipeline), so that its result answers a request."""
-        self._add("tool_call", call.label + (f" : {note}" if note else ""), message,
+    def tool_call(self, call: ToolCall, note: str = "") -> None:
+        """The harness runs a tool (`note`: said after its label, « décidé par le harness »)."""
+        self._add("tool_call", call.label + (f" : {note}" if note else ""),
                   {"tool": call.name, "id": call.id})
 
     def tool_result(self, call: ToolCall, seen: Observation) -> None:
-        """The observation, any known secret in it hidden: it goes to messages[], then to
-        the provider, the trace and the screen (run_tool hides them too, for other loops)."""
+        """The observation the loop appended (RULE 2): its text is the arrow's label."""
         self.failures = self.failures + 1 if seen.is_error else 0
-        content = redact(seen.content)
-        self._add("tool_result", content, tool_result(call.id, content),
+        self._add("tool_result", seen.content,
                   {"tool": call.name, "id": call.id, "error": seen.is_error})
 
     def answer(self, reply: Completion) -> Run:
@@ -96,7 +93,7 @@ class Recorder:
         return Run(self.messages, self.trace, "answer", content)
 
     def stop(self, reason: StopReason, message: str) -> Run:
-        self._add("stop", message, data={"reason": reason})
+        self._add("stop", message, {"reason": reason})
         return Run(self.messages, self.trace, reason, message)
 
     # --- What the limits are checked against. ---
@@ -113,13 +110,13 @@ class Recorder:
     def _bill(self, reply: Completion) -> tuple[float, str]:
         """Add one call to the bill: the API's usage when given, else our estimate.
 
-        Called before the reply is appended: what was sent is all of messages[].
+        Called once the reply is appended: what was sent is messages[] up to the reply.
         Returns the call's dollars and who said them: "provider" (`usage.cost`),
         "price" (tokens × the model's price) or "unknown" (no price: 0 is not a bill).
         """
         usage = reply.usage or {}
         sent = usage.get("prompt_tokens") or (
-            sum(message_tokens(m) for m in self.messages) + tools_tokens(self.schemas)
+            sum(message_tokens(m) for m in self.messages[:-1]) + tools_tokens(self.schemas)
         )
         received = usage.get("completion_tokens") or message_tokens(reply.message)
         self.spent_tokens += sent + received
@@ -128,13 +125,14 @@ class Recorder:
         self.spent_cost += dollars
         return dollars, source
 
-    def _add(self, kind: EventKind, text: str, message: Message | None = None,
-             data: dict[str, Any] | None = None) -> None:
-        if message is not None:
-            self.messages.append(message)
-            for role, tokens in ledger([message], []).items():
-                self.context[role] = self.context.get(role, 0) + tokens
-        event = Event(kind, self.turn, text, message, data or {}, dict(self.context))
+    def _add(self, kind: EventKind, text: str, data: dict[str, Any] | None = None) -> None:
+        """Record one arrow, with the message the loop appended since the last one (if any)."""
+        new = self.messages[self._seen:]
+        self._seen = len(self.messages)
+        for role, tokens in ledger(new, []).items():
+            self.context[role] = self.context.get(role, 0) + tokens
+        event = Event(kind, self.turn, text, new[-1] if new else None, data or {},
+                      dict(self.context))
         self.trace.add(event)
         if self.on_event is not None:
             try:

@@ -34,8 +34,16 @@ def _run(run: Any, folders: list[str]) -> dict[str, Any]:
 
 def runs() -> dict[str, Any]:
     from harness_lib import Limits, MockModel, run
-    from harness_lib.course import (PRICE_TASK, README_TASK, WAIT_TASK, example_workspace,
-                                    grade, reference_loop, replay, without)
+    from harness_lib.course import (
+        PRICE_TASK,
+        README_TASK,
+        WAIT_TASK,
+        example_workspace,
+        grade,
+        reference_loop,
+        replay,
+        without,
+    )
     from harness_lib.course.grader.missions import FAIL_TASK, THREE_TASK
     from harness_lib.course.missions.own_loop import watch
     from harness_lib.tools import workspace_tools

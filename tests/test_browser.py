@@ -1039,7 +1039,7 @@ def check_dark_theme(notebook: Notebook, player: Any) -> None:
 
 VOILA = """from harness_lib.course.player.player import Player, run_live
 from harness_lib.course.missions.scenarios import README_TASK, example_workspace
-from harness_lib.models.mock import MockModel
+from harness_lib.mock.model import MockModel
 from harness_lib.tools import workspace_tools
 Player("boucle_complete")"""
 LIVE = "run_live(README_TASK, MockModel(), workspace_tools(example_workspace('mini')));"

@@ -16,7 +16,7 @@ from harness_lib.course.drawing.charts import (
 from harness_lib.course.drawing.diagram import Entry
 from harness_lib.course.missions.scenarios import PRICE_TASK, README_TASK, example_workspace
 from harness_lib.loop import run
-from harness_lib.models.mock import MockModel
+from harness_lib.mock.model import MockModel
 from harness_lib.tokens import ledger
 from harness_lib.tools import workspace_tools
 from harness_lib.trace import Event, Trace

@@ -23,10 +23,12 @@ def test_the_four_places_of_loop_py_are_found_with_their_statement() -> None:
     lines = view.lines
     assert [m.label for m in view.marks] == list(MARKS)
     call = view.mark("CALL")
-    assert "model.complete(rec.messages" in lines[call.last - 1] and call.last == call.first + 1
+    assert "model.complete(messages" in lines[call.last - 1] and call.last == call.first + 1
     assert "RULE 1" in lines[view.mark("RULE 1").first - 1]
-    assert lines[view.mark("RULE 1").last - 1].strip() == "rec.reply(reply)"
-    assert lines[view.mark("RULE 2").last - 1].strip() == "rec.tool_result(call, seen)"
+    # The chapter's two pushes, in run() itself: messages.push(turn.message), then the result.
+    assert lines[view.mark("RULE 1").last - 1].strip() == "messages.append(reply.message)"
+    assert lines[view.mark("RULE 2").last - 1].strip() == \
+        "messages.append(tool_result(call.id, seen.content))"
     exit_ = view.mark("EXIT")
     assert lines[exit_.last - 1].strip() == "return finish(rec, reply)"  # the if and its body
     assert lines[exit_.first].strip() == "if not reply.tool_calls:"

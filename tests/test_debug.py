@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness_lib.debug import format_request, redact, shorten
+from harness_lib.cli.debug import format_request, redact, shorten
 
 KEY = "sk-or-v1-" + "a1" * 32
 

@@ -20,10 +20,11 @@ import pytest
 from harness_lib import SYSTEM_PROMPT
 from harness_lib.course import MISSIONS, grade
 from harness_lib.course.grader.missions import EXTRA
-from harness_lib.course.grader.solution import corrige, loop_solution, loop_to_use, solution_source
+from harness_lib.course.grader.solution import loop_solution, loop_to_use, solution_source
 from harness_lib.course.missions.own_loop import reference_loop, without
 from harness_lib.course.missions.scenarios import replay
 from harness_lib.messages import read_call, system, tool_result, user
+from harness_lib.minimal_loop import boucle as corrige
 from harness_lib.tools import run_tool
 
 NAMES = ["lire", "trois-fichiers", "erreur-outil", "format-price", "max-tours"]

@@ -86,7 +86,7 @@ def course_folder(module: str) -> str | None:
 
 def test_the_harness_never_imports_the_course():
     # The command line is the one exception: `demo` replays the incidents, `diagram` draws.
-    cli = {"harness_lib.__main__", "harness_lib.cli_options"}
+    cli = {"harness_lib.__main__", "harness_lib.cli.options"}
     graph = imports_of_each_module()
     wrong = {name: sorted(d for d in deps if d.startswith("harness_lib.course"))
              for name, deps in graph.items()

@@ -12,16 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness_lib.errors import ApiError
-from harness_lib.messages import (
-    Problem,
-    assistant,
-    check_conversation,
-    tool_call,
-    tool_result,
-    user,
-    validate,
-)
-from harness_lib.provider_texts import MAX_CONTENT
+from harness_lib.messages import assistant, tool_call, tool_result, user
+from harness_lib.mock import Problem, check_conversation, validate
+from harness_lib.mock.api_texts import MAX_CONTENT
 
 ORPHAN = ("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
           "message with 'tool_calls'.")

@@ -7,7 +7,8 @@ import pytest
 from harness_lib.course.playground.misconceptions import explain
 from harness_lib.course.playground.replies import default_tools, outputs
 from harness_lib.course.playground.toggle import send
-from harness_lib.messages import assistant, check_conversation, tool_call, tool_result, user
+from harness_lib.messages import assistant, tool_call, tool_result, user
+from harness_lib.mock import check_conversation
 
 ASK = user("Lis README.md")
 CALL = assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})])

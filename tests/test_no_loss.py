@@ -44,8 +44,7 @@ from harness_lib.course.missions.scenarios import (
     WAIT_TASK,
     example_workspace,
 )
-from harness_lib.loop import SYSTEM_PROMPT
-from harness_lib.messages import ToolCall, read_call, system
+from harness_lib.messages import SYSTEM_PROMPT, ToolCall, read_call, system
 from harness_lib.models import Completion
 from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, Rule, check_permission
 from harness_lib.tools import Tool, run_tool

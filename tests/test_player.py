@@ -34,9 +34,9 @@ from harness_lib.course.player.state import (
     label_limit,
 )
 from harness_lib.limits import Limits
-from harness_lib.loop import SYSTEM_PROMPT, run
-from harness_lib.messages import system
-from harness_lib.models.mock import MockModel
+from harness_lib.loop import run
+from harness_lib.messages import SYSTEM_PROMPT, system
+from harness_lib.mock.model import MockModel
 from harness_lib.tokens import tools_tokens
 from harness_lib.tools import workspace_tools
 from harness_lib.trace import Trace, waits_after

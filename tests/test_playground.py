@@ -22,8 +22,8 @@ from harness_lib.course.playground import toggle as playground
 from harness_lib.course.playground.toggle import Playground, current_model, render, send, toggle
 from harness_lib.errors import ApiError, HarnessError, MissingKey
 from harness_lib.messages import assistant, system, tool_call, tool_result, user
+from harness_lib.mock.model import MockModel
 from harness_lib.models import Completion, openrouter
-from harness_lib.models.mock import MockModel
 
 SECRET = "sk-or-v1-test-secret-0123456789"
 TASK = "Lis README.md et résume le projet"

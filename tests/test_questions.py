@@ -146,7 +146,7 @@ def test_the_provider_texts_quoted_by_the_questions_are_word_for_word() -> None:
     """« mot pour mot »: a quoted API text keeps its colon and straight quotes (no French
     typography inside <code>), as provider_texts.py writes it."""
     from harness_lib.course.exercises.french import typography
-    from harness_lib.provider_texts import TEXTS
+    from harness_lib.mock.api_texts import TEXTS
 
     pages = " ".join(typography(f) for spec in QUESTIONS.values()
                      for f in getattr(spec, "feedback", ()) if isinstance(f, str))

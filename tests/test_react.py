@@ -16,7 +16,8 @@ from harness_lib.course.lessons.react import (
     react_text,
 )
 from harness_lib.course.missions.scenarios import README_TASK, example_workspace
-from harness_lib.messages import assistant, check_conversation, tool_call
+from harness_lib.messages import assistant, tool_call
+from harness_lib.mock import check_conversation
 from harness_lib.models import Completion, ReplayModel
 from harness_lib.trace import Event, Trace
 

@@ -19,11 +19,12 @@ import pytest
 from fake_server import FakeServer, text_reply, tool_reply
 
 from harness_lib import run, secrets
-from harness_lib.messages import ToolCall
+from harness_lib.loop import refusal
+from harness_lib.messages import ToolCall, system, user
 from harness_lib.models.openrouter import OpenRouterModel
-from harness_lib.policy import DEFAULT_POLICY
+from harness_lib.policy import DEFAULT_POLICY, Decision
 from harness_lib.recorder import Recorder
-from harness_lib.tools import Observation, Tool, run_tool, workspace_tools
+from harness_lib.tools import Tool, run_tool, workspace_tools
 
 TYPED = "sk-or-v1-tapee-" + "d4" * 16  # typed in the toggle: in no environment variable
 EXPORTED = "ghp_" + "Z9" * 18  # an exported GITHUB_TOKEN
@@ -67,11 +68,13 @@ def test_the_key_of_a_model_client_is_hidden_while_the_client_lives() -> None:
     assert secrets.redact(f"[{TYPED}]") == f"[{TYPED}]"
 
 
-def test_the_recorder_hides_it_in_an_observation_made_elsewhere() -> None:
+def test_a_refusal_quoting_the_key_is_hidden_before_it_enters_messages() -> None:
+    # A refused command is quoted back in its observation: the loop hides the key there too.
     model = OpenRouterModel("m", api_key=TYPED)
-    rec = Recorder({"role": "system", "content": "s"}, [], None, price=None)
-    rec.tool_result(ToolCall("bash", {}, id="c1"), Observation(f"la clé : {TYPED}"))
-    assert TYPED not in json.dumps(rec.messages) + rec.trace.text()
+    ask = Decision("ask", f"bash : curl -H 'Authorization: {TYPED}'")
+    rec = Recorder([system("s"), user("u")], [], None, price=None)
+    seen = refusal(rec, ToolCall("bash", {}, id="c1"), ask, None)
+    assert seen is not None and TYPED not in seen.content and "***" in seen.content
     model.close()
 
 

@@ -129,7 +129,7 @@ def test_the_mock_refuses_what_the_real_model_cannot_send() -> None:
 
 @pytest.mark.parametrize("name", [None, "", "deux mots", 3])
 def test_a_name_the_api_would_refuse_next_time_is_dropped_and_said(name: object) -> None:
-    from harness_lib.messages import check_conversation
+    from harness_lib.mock import check_conversation
     from harness_lib.models.received import assistant_message
 
     message, notes = assistant_message({"role": "assistant", "content": "Fini.", "name": name}, 1)

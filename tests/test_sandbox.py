@@ -30,7 +30,7 @@ from sandbox_corpus import corpus
 
 from harness_lib.messages import ToolCall
 from harness_lib.models.openrouter import OpenRouterModel
-from harness_lib.tools import run_tool, with_network, workspace_tools
+from harness_lib.tools import run_tool, workspace_tools
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "sk-canari-" + "7e1f" * 10  # in the harness's environment, as OPENROUTER_API_KEY is
@@ -179,7 +179,7 @@ def test_the_sandbox_keeps_the_network_only_when_the_policy_says_so(
     tools = workspace_tools(tmp_path)
     closed = run_tool(ToolCall("bash", {"command": command}), tools)
     assert closed.is_error and targets.listener.accepted == before
-    opened = run_tool(ToolCall("bash", {"command": command}), with_network(tools))
+    opened = run_tool(ToolCall("bash", {"command": command}), tools, network=True)
     assert not opened.is_error, opened.content
     deadline = time.monotonic() + 5  # the server's thread counts it: a bounded wait
     while targets.listener.accepted == before and time.monotonic() < deadline:
@@ -250,22 +250,28 @@ def test_with_a_sandbox_bash_is_allowed_as_the_policy_says(sandboxed: None) -> N
     assert check_permission(BASH, DEFAULT_POLICY).verdict == "allow"
 
 
-def test_the_mock_model_s_own_missions_run_without_a_sandbox(unconfined: None) -> None:
-    from harness_lib import MockModel, run
+def test_without_a_sandbox_the_mock_asks_like_any_model_unless_the_policy_says(
+        unconfined: None) -> None:
+    # No model-type test in the loop: the mock's commands wait for a yes as a real model's do,
+    # and a caller that trusts the mission says so through the same Policy anyone passes.
+    from harness_lib import DEFAULT_POLICY, MockModel, run
     from harness_lib.course.missions.scenarios import example_workspace
 
-    done = run("Corrige format_price dans price.py", MockModel(),
-               workspace_tools(example_workspace("prix")))
+    task, tools = "Corrige format_price dans price.py", workspace_tools
+    asked = run(task, MockModel(), tools(example_workspace("prix")))
+    assert asked.reason == "human" and "bash" in asked.message
+    trusted = replace(DEFAULT_POLICY, unconfined="allow")
+    done = run(task, MockModel(), tools(example_workspace("prix")), policy=trusted)
     assert done.reason == "answer" and "5 tests réussis" in done.message
 
 
 def test_a_real_model_without_a_sandbox_waits_for_a_human(unconfined: None) -> None:
-    # A replayed run is a model's commands, not ours: no exception for it.
-    from harness_lib import MockModel, ReplayModel, run
+    from harness_lib import DEFAULT_POLICY, MockModel, ReplayModel, run
     from harness_lib.course.missions.scenarios import example_workspace
 
     mock = run("Corrige format_price dans price.py", MockModel(),
-               workspace_tools(example_workspace("prix")))
+               workspace_tools(example_workspace("prix")),
+               policy=replace(DEFAULT_POLICY, unconfined="allow"))
     replayed = run("Corrige format_price dans price.py", ReplayModel.from_trace(mock.trace),
                    workspace_tools(example_workspace("prix")))
     assert replayed.reason == "human" and "bash" in replayed.message

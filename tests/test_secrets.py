@@ -25,8 +25,9 @@ import httpx
 import pytest
 from fake_server import FakeServer, error_body, text_reply, tool_reply
 
-from harness_lib import __main__ as cli
-from harness_lib import debug, run, user, workspace_tools
+from harness_lib import run, user, workspace_tools
+from harness_lib.cli import debug
+from harness_lib.cli import main as cli
 from harness_lib.errors import ApiError
 from harness_lib.models.openrouter import OpenRouterModel
 from harness_lib.trace import describe

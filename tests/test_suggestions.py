@@ -151,7 +151,7 @@ def test_02_each_suggested_break_gets_the_api_refusal_explained(change: Any) -> 
     from harness_lib.course.playground.replies import default_tools, outputs
     from harness_lib.course.playground.toggle import send
     from harness_lib.errors import ApiError
-    from harness_lib.messages import check_conversation
+    from harness_lib.mock import check_conversation
 
     messages = _pencil_02()
     change(messages)

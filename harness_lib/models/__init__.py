@@ -1,8 +1,6 @@
 """Models: anything with `complete(messages, tools, timeout) -> Completion`.
 
     model.py        the `Model` protocol and `Completion`, one answer of the model
-    mock.py         `MockModel`, offline: checks like the API, decides from messages[]
-    strategies.py   how the mock picks its next action (one small rule per mission)
     replay.py       `ReplayModel`, plays a saved run back
     openrouter.py   `OpenRouterModel`, a real model over HTTP (imports httpx)
     reply.py        a 200 answer read strictly: any other shape is an `ApiError`
@@ -15,19 +13,19 @@
     deadline.py     a call bounded by a deadline, even stuck in the network
     browser_http.py in the browser (Pyodide), the transport: the browser makes the request
 
-`OpenRouterModel` is imported on first use only, so that `import harness_lib`
-does not import httpx.
+The offline model, `MockModel`, is not here: it lives with the API it imitates, in
+`harness_lib/mock/`. `OpenRouterModel` is imported on first use only, so that
+`import harness_lib` does not import httpx.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .mock import MockModel
 from .model import DEFAULT_MODEL, Completion, Model
 from .replay import ReplayModel
 
-__all__ = ["DEFAULT_MODEL", "Completion", "MockModel", "Model", "OpenRouterModel", "ReplayModel"]
+__all__ = ["DEFAULT_MODEL", "Completion", "Model", "OpenRouterModel", "ReplayModel"]
 
 
 def __getattr__(name: str) -> Any:

@@ -31,8 +31,7 @@ import json
 from typing import Any
 
 from ..errors import ApiError
-from ..messages import Message
-from ..rules import NAME
+from ..messages import NAME, Message
 
 MALFORMED = ("L’API a répondu 200, mais son message est mal formé ({what}) : il ne peut pas "
              "entrer dans messages[]. Réessayez, ou vérifiez base_url.")

@@ -29,8 +29,7 @@ from typing import Any
 
 from ..errors import ToolError, ToolTimeout
 from ..limits import TOOL_TIMEOUT
-from ..messages import ToolCall
-from ..rules import got
+from ..messages import ToolCall, got
 from ..secrets import redact
 from .workspace import Workspace
 
@@ -40,7 +39,7 @@ ERROR = "Erreur : "  # how every failed observation starts: the model reads it
 @dataclass(frozen=True)
 class Tool:
     """A tool the model can call. A `timed` tool receives `timeout=` (seconds) from run_tool,
-    a `sandboxed` one `network=` (its `network` field: whether it may reach the network)."""
+    a `sandboxed` one `network=` (whether its sandbox keeps the network: `Policy.network`)."""
 
     name: str
     description: str
@@ -48,7 +47,6 @@ class Tool:
     function: Callable[..., str]
     timed: bool = False
     sandboxed: bool = False  # runs in the OS sandbox: receives `network=` from run_tool
-    network: bool = False  # ...with the network (see `with_network`)
 
     def schema(self) -> dict[str, Any]:
         """The tool's definition, as sent to the model in the Chat Completions `tools` list."""
@@ -65,20 +63,22 @@ class Observation:
     timed_out: bool = False  # the loop stops after this turn
 
 
-def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOUT
-             ) -> Observation:
+def run_tool(call: ToolCall, tools: Sequence[Tool], timeout: float = TOOL_TIMEOUT, *,
+             network: bool = False) -> Observation:
     """Run one tool call of the model. Never raises: every failure is an observation.
-    Whatever the tool printed, a known secret in it is *** (secrets.redact)."""
-    seen = _observed(call, tools, timeout)
+    Whatever the tool printed, a known secret in it is *** (secrets.redact). `network`:
+    whether a sandboxed tool (bash) keeps the network, as `Policy(network=True)` says."""
+    seen = _observed(call, tools, timeout, network)
     return replace(seen, content=redact(seen.content))
 
 
-def _observed(call: ToolCall, tools: Sequence[Tool], timeout: float) -> Observation:
+def _observed(call: ToolCall, tools: Sequence[Tool], timeout: float, network: bool
+              ) -> Observation:
     try:
         tool, arguments = _checked(call, tools)
         extra: dict[str, Any] = {"timeout": timeout} if tool.timed else {}
         if tool.sandboxed:
-            extra["network"] = tool.network
+            extra["network"] = network
         content = tool.function(**arguments, **extra)
     except ToolTimeout as err:
         return Observation(ERROR + str(err), is_error=True, timed_out=True)
@@ -88,11 +88,6 @@ def _observed(call: ToolCall, tools: Sequence[Tool], timeout: float) -> Observat
         crash = f"{call.name} a échoué : {type(err).__name__} : {err}"
         return Observation(ERROR + crash, is_error=True)
     return Observation(content if isinstance(content, str) else str(content))
-
-
-def with_network(tools: Sequence[Tool]) -> list[Tool]:
-    """The same tools, the sandboxed ones (bash) keeping the network: `Policy(network=True)`."""
-    return [replace(tool, network=True) if tool.sandboxed else tool for tool in tools]
 
 
 def _checked(call: ToolCall, tools: Sequence[Tool]) -> tuple[Tool, dict[str, Any]]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...messages import check_conversation, read_call
+from ...messages import read_call
+from ...mock import check_conversation
 from ...text import french_number as fr
 from ...text import one_line, plural, shorten
 from ...trace import Event, Trace

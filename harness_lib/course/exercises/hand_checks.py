@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...messages import check_conversation
+from ...mock import check_conversation
 from ...models import Completion
 from ..playground.misconceptions import explain
 from .tool_message import Feedback

@@ -2,7 +2,7 @@
 
 >>> from harness_lib.course.missions.own_loop import reference_loop
 >>> code_line(reference_loop, r"tool_result\\(").split("`")[1]
-'messages.append(tool_result(call["id"], result))'
+'messages.append(tool_result(appel["id"], resultat))'
 >>> code_line(reference_loop, r"nulle part")
 ''
 """

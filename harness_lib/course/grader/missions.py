@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...limits import MAX_FAILURES
-from ...messages import check_conversation
-from ...models.strategies import BUGGY
+from ...mock import check_conversation
+from ...mock.missions import BUGGY
 from ...text import plural
 from ..missions.own_loop import Watched
 from ..missions.scenarios import PRICE_TASK, README_TASK, WAIT_TASK

@@ -1,7 +1,8 @@
 """The solution of notebook 08, one click away: the skeleton filled, in the cell's own words.
 
-The ✏️ cell of 08 holds the skeleton (`...` to fill); `loop_solution()` shows this loop
-folded under « Voir le corrigé », so that no cell's source gives it away. `loop_to_use`
+The ✏️ cell of 08 holds the skeleton (`...` to fill); `loop_solution()` shows the
+harness's minimal loop (`minimal_loop.boucle`, in the learner's names) folded under
+« Voir le corrigé », so that no cell's source gives it away. `loop_to_use`
 picks the loop the rest of the notebook runs: the learner's, once it passes every
 mission with its marks in place, else this one, and says which.
 
@@ -15,31 +16,14 @@ import html
 import inspect
 from typing import Any
 
-from ...loop import SYSTEM_PROMPT
-from ...messages import Message, read_call, system, tool_result, user
-from ...models import Model
-from ...tools import Tool, run_tool
+from ...minimal_loop import boucle
 from ..missions.markers import RULES, NoMark, marked, source_of
 from .report import Report
 
 
-def corrige(mission: str, modele: Model, outils: list[Tool], max_tours: int = 15) -> list[Message]:
-    messages = [system(SYSTEM_PROMPT), user(mission)]
-    definitions = [outil.schema() for outil in outils]
-    for _ in range(max_tours):                                  # la limite de tours
-        reponse = modele.complete(messages, definitions)        # appeler le modèle
-        messages.append(reponse.message)                        # RULE 1
-        if not reponse.tool_calls:                              # EXIT
-            return messages
-        for appel in reponse.tool_calls:
-            resultat = run_tool(read_call(appel), outils).content  # exécuter l'outil
-            messages.append(tool_result(appel["id"], resultat))  # RULE 2
-    return messages                                             # plus de tours : on rend la main
-
-
 def solution_source() -> str:
     """The corrected loop as the learner would type it (their names, no type hints)."""
-    lines = inspect.getsource(corrige).splitlines()
+    lines = inspect.getsource(boucle).splitlines()
     lines[0] = "def ma_boucle(mission, modele, outils, max_tours=15):"
     return "\n".join(lines) + "\n"
 
@@ -61,7 +45,7 @@ def loop_solution() -> Solution:
     return Solution()
 
 
-def loop_to_use(report: Report, reference: Any = corrige) -> Any:
+def loop_to_use(report: Report, reference: Any = boucle) -> Any:
     """The learner's loop if it passed and keeps its marks, else the reference; said in French."""
     mine = report.loop
     missing = []

@@ -30,7 +30,8 @@ from typing import Any
 
 from ...loop import run
 from ...messages import ToolCall, read_call
-from ...models import MockModel, Model
+from ...mock import MockModel
+from ...models import Model
 from ...policy import STRICT_POLICY, Decision, Policy
 from ...text import one_line, shorten
 from ...tools import workspace_tools

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ...errors import HarnessError
-from ...loop import SYSTEM_PROMPT, finish
-from ...messages import assistant, read_call, system, tool_call
+from ...loop import finish
+from ...messages import SYSTEM_PROMPT, assistant, read_call, system, tool_call, tool_result, user
 from ...models import Model
 from ...models.shapes import answer_text
 from ...recorder import Recorder
@@ -151,8 +151,10 @@ class _Machine:
         request = tool_call("call_1", "read_file", {"path": path})
         call = read_call(request)
         # An assistant message still carries the call: messages[] must stay valid (RULE 1).
-        self.rec.tool_call(call, assistant(None, [request]), note="décidé par le harness")
+        self.rec.messages.append(assistant(None, [request]))
+        self.rec.tool_call(call, note="décidé par le harness")
         seen = run_tool(call, tools)
+        self.rec.messages.append(tool_result(call.id, seen.content))  # RULE 2
         self.rec.tool_result(call, seen)
         return not seen.is_error
 
@@ -165,9 +167,9 @@ def fixed_pipeline(task: str, tools: Sequence[Tool], model: Model, *, path: str 
     States: « lire README.md » → « résumer » → « terminé », or « échec » as soon as a
     step fails: the machine has no other path to try.
     """
-    machine = _Machine(Recorder(system(system_prompt), [], None, price=None), say)
+    messages = [system(system_prompt), user(task)]
+    machine = _Machine(Recorder(messages, [], None, price=None), say)
     rec = machine.rec
-    rec.task(task)
     machine.enter(f"lire {path}")
     if not machine.read(path, tools):
         error = rec.messages[-1]["content"]
@@ -176,9 +178,10 @@ def fixed_pipeline(task: str, tools: Sequence[Tool], model: Model, *, path: str 
     machine.enter("résumer")
     rec.request(1, "messages[] sans outils")
     try:
-        reply = model.complete(rec.messages, [])  # no tools: the model cannot change the path
+        reply = model.complete(messages, [])  # no tools: the model cannot change the path
     except HarnessError as err:
         return machine.fail(f"Arrêt : l’appel au modèle a échoué ({err.explication}).")
+    messages.append(reply.message)  # RULE 1
     rec.reply(reply)
     if reply.tool_calls:
         return machine.fail("Arrêt : le modèle demande un outil, ce que l’état « résumer » "

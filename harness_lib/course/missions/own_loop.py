@@ -1,7 +1,8 @@
 """A loop written by hand, run for real and watched from outside.
 
 A learner's loop is a plain function `loop(task, model, tools, max_turns)` that returns
-its messages[]. `watch()` runs it with a model and tools that report what happens, and
+its messages[] (`reference_loop` is the harness's own, `minimal_loop.boucle`). `watch()`
+runs it with a model and tools that report what happens, and
 rebuilds the `Trace` the harness would have recorded: each call, each reply and whether
 the loop appended it (RULE 1), each tool run and whether its result was appended
 (RULE 2). The model is the MockModel, which checks messages[] like the API: a loop that
@@ -28,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import HarnessError, ModelTimeout
-from ...loop import SYSTEM_PROMPT
-from ...messages import Message, read_call, system, tool_result, user
-from ...models import Completion, MockModel, Model
+from ...minimal_loop import boucle
+from ...mock import MockModel
+from ...models import Completion, Model
 from ...text import after_colon, plural
-from ...tools import Tool, run_tool
+from ...tools import Tool
 from ...trace import Run
 from . import markers
 from .guard import Cut, Guard
@@ -40,22 +41,8 @@ from .logbook import Logbook
 from .spy import Sent, WatchedModel, plain, watched_tool
 
 Loop = Callable[..., Any]  # loop(task, model, tools, max_turns) -> messages[]
-
-
-def reference_loop(task: str, model: Model, tools: Sequence[Tool],
-                   max_turns: int = 15) -> list[Message]:
-    """The loop of notebook 08: the shortest one that keeps both rules and both limits."""
-    messages = [system(SYSTEM_PROMPT), user(task)]
-    schemas = [tool.schema() for tool in tools]
-    for _turn in range(max_turns):
-        reply = model.complete(messages, schemas)
-        messages.append(reply.message)  # RULE 1
-        if not reply.tool_calls:  # EXIT
-            return messages
-        for call in reply.tool_calls:
-            result = run_tool(read_call(call), tools).content
-            messages.append(tool_result(call["id"], result))  # RULE 2
-    return messages
+# The chapter's loop, written once, in the harness (minimal_loop.py): 08's corrigé.
+reference_loop: Loop = boucle
 
 
 def without(rule: str, loop: Loop = reference_loop) -> Loop:

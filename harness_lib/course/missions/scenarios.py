@@ -22,7 +22,7 @@ from pathlib import Path
 from ...errors import ApiError
 from ...limits import Limits
 from ...loop import run
-from ...models import MockModel
+from ...mock import MockModel
 from ...tools import workspace_tools
 from ...trace import Run
 from .own_loop import watch, without

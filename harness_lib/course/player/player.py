@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ...loop import SYSTEM_PROMPT, run
-from ...messages import system
+from ...loop import run
+from ...messages import SYSTEM_PROMPT, system
 from ...tokens import tools_tokens
 from ...tools import Tool
 from ...trace import Event, Run, Trace, waits_after

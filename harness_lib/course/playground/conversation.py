@@ -8,7 +8,8 @@ that names the field. The context bar is what the call carries: every message an
 the tool definitions, per role. The text is drawn at the players' size (15 px, at
 least 12.5 px in an 800 px window): labels are cut to keep the drawing narrow enough.
 
->>> from harness_lib.messages import check_conversation, user
+>>> from harness_lib.messages import user
+>>> from harness_lib.mock import check_conversation
 >>> conversation = [user("Bonjour"), {"role": "tool", "content": "?"}]
 >>> mark = locate(check_conversation(conversation), None)
 >>> mark
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import ApiError
-from ...messages import Problem
+from ...mock import Problem
 from ...text import plural
 from ...tokens import message_tokens, tools_tokens
 from ..drawing import charts

@@ -11,7 +11,8 @@ check_conversation found, and names the misconception behind the first one it re
     invented     a tool_call_id that no assistant message ever asked for
     dropped      a tool result whose assistant message is not in messages[] at all
 
->>> from harness_lib.messages import check_conversation, tool_call, tool_result, user, assistant
+>>> from harness_lib.messages import tool_call, tool_result, user, assistant
+>>> from harness_lib.mock import check_conversation
 >>> ask = assistant(tool_calls=[tool_call("call_1", "read_file", {"path": "README.md"})])
 >>> late = [user("Lis README.md"), tool_result("call_1", "# Projet"), ask]
 >>> explain(late, check_conversation(late)).kind
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...messages import Problem
+from ...mock import Problem
 
 __all__ = ["Misconception", "explain"]
 

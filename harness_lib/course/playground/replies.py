@@ -4,7 +4,7 @@ Pure functions, no widgets: `render(result, problems)` takes what send() returns
 (a Completion or an error) and the problems check_conversation found; `outputs` gives
 the diagram as a `Figure` (data), which send() displays as a widget.
 
->>> from harness_lib.messages import check_conversation
+>>> from harness_lib.mock import check_conversation
 >>> problems = check_conversation([{"role": "tool", "content": "?"}])
 >>> page = render(problems[0].as_api_error(), problems)
 >>> "HTTP 400" in page and "tool_call_id" in page
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ApiError, HarnessError
-from ...messages import Problem, read_call
+from ...messages import got, read_call
+from ...mock import Problem
 from ...models import Completion
-from ...rules import got
 from ...text import dollars, french_number, plural, shorten
 from ...tools import workspace_tools
 from ..drawing.diagram import transcript

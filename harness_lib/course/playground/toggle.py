@@ -34,8 +34,9 @@ from ipywidgets.widgets.widget_string import TextStyle
 
 from ...errors import HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
-from ...messages import Message, check_conversation
-from ...models import DEFAULT_MODEL, Completion, MockModel, Model
+from ...messages import Message
+from ...mock import MockModel, check_conversation
+from ...models import DEFAULT_MODEL, Completion, Model
 from ..player import figure
 from ..player.renderer import library
 from .replies import default_tools, outputs, render, tools_error, unexpected
@@ -128,7 +129,8 @@ class Playground:
 
     def _open(self, key: str, name: str) -> Model:
         from ...models.openrouter import (
-            OpenRouterModel,  # httpx is imported for the real model only
+            OpenRouterModel,
+            # httpx is imported for the real model only,
         )
 
         try:

@@ -11,7 +11,7 @@ wording was not seen, the entry says so; docs/reliability.md lists those cases.
 
 from __future__ import annotations
 
-from .text import french_number
+from ..text import french_number
 
 MAX_CONTENT = 10_485_760  # characters of one text, as the API says in its own error
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from .course.missions.scenarios import INCIDENTS
+from ..course.missions.scenarios import INCIDENTS
+from ..limits import MAX_TURNS
 from .french_args import FrenchArgumentParser, positive_int
-from .limits import MAX_TURNS
 
 USAGE = """Ligne de commande : rejouer les incidents du chapitre, ou lancer la boucle.
 

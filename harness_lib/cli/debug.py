@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import secrets as known_secrets
-from .limits import MODEL_TIMEOUT, TOOL_TIMEOUT
-from .messages import read_call, valid_text
-from .text import french_number, one_line
+from .. import secrets as known_secrets
+from ..limits import MODEL_TIMEOUT, TOOL_TIMEOUT
+from ..messages import read_call, valid_text
+from ..text import french_number, one_line
 
 
 def shorten(text: str, limit: int = 300) -> str:

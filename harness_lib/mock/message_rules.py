@@ -1,6 +1,6 @@
 """The rules an API checks on each message, and the provider's exact texts.
 
-`messages.check_conversation` asks this module about each message on its own
+`conversation.check_conversation` asks this module about each message on its own
 (types, required fields, known roles), then checks who answers whom itself.
 Every `Problem` carries the provider's English `message`, `param` and `code`,
 word for word, plus an `explication` in French for learners.
@@ -14,17 +14,16 @@ Message 2 : role vaut « robot », un rôle qui n’e
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ApiError
-from .provider_texts import MAX_CONTENT, TEXTS
-from .text import french_number, shorten
+from ..errors import ApiError
+from ..messages import NAME, got
+from ..text import french_number, shorten
+from .api_texts import MAX_CONTENT, TEXTS
 
 ROLES = ("system", "assistant", "user", "function", "tool", "developer")
 _TEXT_ROLES = ("system", "developer", "user", "tool")  # these must carry a content
-NAME = re.compile(r"[a-zA-Z0-9_-]+")  # `name` of a message or of a tool function
 # Parts of a content list each role accepts (OpenAPI spec), with the field each type needs.
 PART_FIELDS = {"text": "text", "image_url": "image_url", "input_audio": "input_audio",
                "file": "file", "refusal": "refusal", "audio": "audio"}
@@ -60,11 +59,6 @@ _HINTS = {
     "content": " Chaque message porte un texte, même vide.",
     "arguments": " Les arguments sont du JSON écrit dans une chaîne : json.dumps(...).",
 }
-_KINDS: tuple[tuple[type | tuple[type, ...], str, str], ...] = (  # bool first: True is an int
-    (bool, "a boolean", "un booléen"), (int, "an integer", "un entier"),
-    (float, "a decimal number", "un nombre décimal"), (str, "a string", "une chaîne (str)"),
-    ((list, tuple), "an array", "une liste"), (dict, "an object", "un objet (dict)"),
-)
 _CONTENT = "one of a string or array of objects"
 _EXPECTED_FR = {_CONTENT: "un texte (str) ou une liste de parties", "an array of objects":
                 "une liste de demandes d’outil", "a string": "une chaîne (str)",
@@ -84,17 +78,6 @@ def problem(rule: str, i: int | None, field: str = "", role: object = None,
     filled = {"path": path, "i": i, "at": at, "field": field, "what": field or "le message",
               "role": role, "hint": hint, **facts}
     return Problem(i, field, message.format(**filled), param, code, french.format(**filled))
-
-
-def got(value: object) -> dict[str, str]:
-    """How the API names the JSON type of `value` (got), and how we say it (got_fr)."""
-    if value is None:
-        return {"got": "null", "got_fr": "null (None)"}
-    for python_type, english, french in _KINDS:
-        if isinstance(value, python_type):
-            return {"got": english, "got_fr": french}
-    name = type(value).__name__  # could not even be sent as JSON
-    return {"got": f"a {name} (not JSON)", "got_fr": f"un objet Python {name}, absent de JSON"}
 
 
 def _wrong_type(i: int, field: str, value: object, expected: str, role: object = None) -> Problem:

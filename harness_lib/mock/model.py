@@ -1,13 +1,15 @@
 """MockModel: an offline stand-in for a real model, for the course and the tests.
 
 It behaves like the API on both sides of the wire:
-- it first checks `messages[]` with `check_conversation` and fails exactly like
+- it first checks `messages[]` with `check_conversation` (conversation.py) and fails exactly like
   the API would (`ApiError` 400 with the provider's text);
 - then it decides its next action *from what is in messages[] only*, like a real
   model: the mission (last user message) and the tool results that followed.
 
 It never asks for a tool it was not given, and a malformed `tools` list gets the
-API's 400 (tools_rules.py), like a malformed conversation.
+API's 400 (tools_rules.py), like a malformed conversation. Its missions (missions.py)
+are the course's; the loop treats it as any model (the same `Policy`, the same
+question before bash runs where no sandbox can start).
 
 >>> from harness_lib.messages import user
 >>> read_file = {"type": "function", "function": {"name": "read_file", "parameters": {}}}
@@ -25,12 +27,13 @@ from typing import Any
 
 from ..errors import ModelTimeout
 from ..limits import MODEL_TIMEOUT
-from ..messages import Message, assistant, tool_call, validate
+from ..messages import Message, assistant, tool_call
+from ..models.model import Completion, Price
+from ..models.wire import encode_request
 from ..tokens import message_tokens, tools_tokens
-from ..tools_rules import tools_error
-from . import strategies
-from .model import Completion, Price
-from .wire import encode_request
+from . import missions
+from .conversation import validate
+from .tools_rules import tools_error
 
 
 class MockModel:
@@ -42,9 +45,6 @@ class MockModel:
     """
 
     name = "mock"
-    # Its tool calls are written in strategies.py, not by a model: where no sandbox can
-    # start, loop.run runs its commands without asking (Policy.unconfined).
-    scripted = True
 
     def __init__(
         self, latency: float = 0.0, think: bool = False, price: Price = (0.15, 0.60)
@@ -78,9 +78,9 @@ class MockModel:
         return Completion(message, reason, usage, request)
 
     def _next_message(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
-        mission, history = strategies.read_conversation(messages)
+        mission, history = missions.read_conversation(messages)
         available = {t["function"]["name"] for t in tools}  # tools_error checked the shape
-        action = strategies.decide(mission, history, available)
+        action = missions.decide(mission, history, available)
         if isinstance(action, str):
             return assistant(action)
         missing = [name for name, _ in action.calls if name not in available]
@@ -94,11 +94,11 @@ class MockModel:
         return assistant(action.thought if self.think else None, calls)
 
 
-def without_tool(name: str, thought: str, history: list[strategies.Seen]) -> str:
+def without_tool(name: str, thought: str, history: list[missions.Seen]) -> str:
     """The answer when the next step needs a tool the model was not given: what it did
     already, and what it could not do, so that it never claims a step it skipped.
 
-    >>> done = [strategies.Seen("edit_file", {}, "ok")]
+    >>> done = [missions.Seen("edit_file", {}, "ok")]
     >>> print(without_tool("bash", "Je teste.", done))  # doctest: +NORMALIZE_WHITESPACE
     Je m’arrête là. Déjà fait : edit_file. Pour la suite (« Je teste. »),
     il me faudrait l’outil bash, qu’on ne m’a pas donné.

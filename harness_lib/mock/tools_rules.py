@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ApiError
-from .rules import NAME, got, short
+from ..errors import ApiError
+from ..messages import NAME, got
+from .message_rules import short
 
 SHAPE = ('Une définition d’outil s’écrit {"type": "function", "function": {"name": ..., '
          '"description": ..., "parameters": {...}}}.')
