@@ -5,6 +5,7 @@
     workspace.py   files confined to one folder (read, list, edit)
     shell.py       bash, bounded in time, output and secrets
     sandbox.py     the OS sandbox bash runs in (bubblewrap), where one can start
+    bwrap_failure.py  why bwrap could not start, in French
     output.py      a command's output, head and tail
 """
 
