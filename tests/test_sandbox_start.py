@@ -1,6 +1,6 @@
 """The sandbox never silently disappears: it starts wherever the workspace and the kernel's
 files are and whatever $HOME is; when it truly cannot, `problem()` says which mount and
-why.
+why; SIGTERM and SIGHUP to the harness end the tool's process group as Ctrl-C does.
 
 Real bubblewrap runs (skipped where none can start, a failure in CI: conftest.sandboxed);
 the failures of bwrap are those of a stand-in `bwrap` on PATH that prints bwrap's own words.
@@ -11,16 +11,22 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
+from processes import named, survivors
 
 from harness_lib.messages import ToolCall
 from harness_lib.tools import run_tool, sandbox, workspace_tools
 
+ROOT = Path(__file__).resolve().parents[1]
 KEY = "cle-du-noyau-" + "5e" * 12  # in the fake kernel connection files
 
 
@@ -145,3 +151,45 @@ def test_when_bwrap_fails_problem_says_why_in_french(fresh_probe: None, tmp_path
     for words in SAYS[stderr]:
         assert words in why.replace("\u00a0", " ").replace("\u202f", " "), why
     assert str(said[0].message).startswith("Pas de bac à sable pour bash")
+
+
+# --- SIGTERM and SIGHUP to the harness end the tool's process group ----------------------
+
+CHILD = """
+import sys
+from harness_lib.tools import sandbox, shell
+sandbox.PROGRAM = sys.argv[1]
+shell.run(f"sleep {sys.argv[2]} & wait", sys.argv[3], timeout=60)
+"""
+
+
+def sleeping(token: str) -> list[int]:
+    """The `sleep <token>` processes themselves (not bash, bwrap nor the harness)."""
+    found = []
+    for pid in named(token):
+        with suppress(OSError):  # gone meanwhile
+            if Path(f"/proc/{pid}/cmdline").read_bytes() == f"sleep\0{token}\0".encode():
+                found.append(pid)
+    return found
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_that_ends_the_harness_ends_the_tool_s_group(bash_mode: str, tmp_path: Path,
+                                                               number: int) -> None:
+    token = f"30.{os.getpid()}{number}"  # `sleep 30.<pid><n>`: found by its command line
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    harness = subprocess.Popen([sys.executable, "-c", CHILD, sandbox.PROGRAM, token,
+                                str(tmp_path)], env=env)
+    try:
+        deadline = time.monotonic() + 20  # a bounded wait for the tool to start
+        while not sleeping(token) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        pids = named(token)  # the sleep, bash, bwrap and the harness
+        assert sleeping(token), "la commande n’a pas démarré"
+        harness.send_signal(number)
+        assert harness.wait(timeout=20) == -number  # ended by the signal, as before
+        assert survivors(pids, seconds=10) == []
+    finally:
+        harness.kill()
+        for pid in named(token):
+            os.kill(pid, signal.SIGKILL)

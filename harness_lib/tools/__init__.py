@@ -6,6 +6,7 @@
     shell.py       bash, bounded in time, output and secrets
     sandbox.py     the OS sandbox bash runs in (bubblewrap), where one can start
     bwrap_failure.py  why bwrap could not start, in French
+    ending.py      SIGTERM and SIGHUP end a command's process group, as Ctrl-C does
     output.py      a command's output, head and tail
 """
 
