@@ -36,7 +36,7 @@ from ..secrets import scrubbed_env
 from ..text import french_number
 from . import sandbox
 from .ending import ended_with_the_harness
-from .output import HeadTail
+from .output import HeadTail, unencodable
 
 MAX_OUTPUT_BYTES = 20_000  # of a command's output given back to the model (head + tail)
 CHUNK = 65_536  # bytes read at a time: memory stays bounded whatever the command prints
@@ -56,6 +56,8 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT, *,
     (`network`: whether it keeps the network); ToolError on failure, ToolTimeout on time up."""
     try:
         output, code, background = _run(command, cwd, timeout, network)
+    except UnicodeEncodeError as err:  # a lone surrogate (`\ud800`): no program can receive it
+        raise ToolError(f"impossible de lancer la commande : {unencodable(err)}") from None
     except ValueError:  # a NUL byte in the command: no program can receive it
         raise ToolError("impossible de lancer la commande : caractère NUL") from None
     except OSError as err:  # no bash, too many processes, a workspace gone
