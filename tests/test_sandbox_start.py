@@ -27,6 +27,8 @@ from harness_lib.messages import ToolCall
 from harness_lib.tools import run_tool, sandbox, workspace_tools
 
 ROOT = Path(__file__).resolve().parents[1]
+# bubblewrap, /proc, /tmp: Linux's. Elsewhere, no sandbox, and test_sandbox.py says so.
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux seulement")
 KEY = "cle-du-noyau-" + "5e" * 12  # in the fake kernel connection files
 
 
