@@ -2,8 +2,9 @@
 
 Ctrl-C raises KeyboardInterrupt in the harness, and shell.py's `finally` kills the
 command's process group. SIGTERM (what `timeout` and `kill` send) and SIGHUP (a closed
-terminal) end the harness at once by default, with no `finally`: a command started in a
-group of its own (`sleep 30 &`) would keep running, unconfined, after the harness.
+terminal) end the harness at once by default, with no `finally`: the command, in a process
+group of its own, would keep running after the harness (`sleep 30 &`, with the learner's
+rights where no sandbox starts; a sandbox ends with the harness: `--die-with-parent`).
 While a command runs, `ended_with_the_harness()` kills its group first, then lets the
 signal do what it did before (ends the harness, or calls the harness's own handler).
 

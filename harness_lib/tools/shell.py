@@ -181,4 +181,3 @@ def _kill_group(pgid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
-
