@@ -92,6 +92,24 @@ def test_refusals_say_why_in_french(tools):
     assert "retour à la ligne" in run(tools, "read_file", path="a\nb").content
 
 
+@pytest.mark.parametrize(("name", "arguments"), [
+    ("read_file", {"path": "a\ud800b"}), ("list_files", {"path": "\udfff"}),
+    ("edit_file", {"path": "x\ud800", "old": "a", "new": "b"}),
+    ("bash", {"command": "echo \ud800"}),
+])
+def test_a_lone_surrogate_is_named_in_french(tools, name, arguments):
+    # Half of a UTF-16 pair: valid in a Python str, refused by every system call.
+    seen = run_tool(ToolCall(name, arguments), tools)
+    assert seen.is_error and "U+D" in seen.content and "paire UTF-16" in seen.content, seen
+    assert "Unicode" not in seen.content and "NUL" not in seen.content
+
+
+def test_an_unknown_tool_s_huge_name_is_not_echoed_back(tools):
+    seen = run_tool(call_with("{}", name="x" * 1_000_000), tools)
+    assert seen.content.startswith("Erreur : outil inconnu : xxx") and len(seen.content) < 300
+    assert seen.content.endswith("Outils disponibles : read_file, list_files, edit_file, bash")
+
+
 @pytest.mark.parametrize("path", ESCAPES + ["/tmp/x"])
 def test_edit_file_writes_nothing_outside(tools, outside, monkeypatch, path):
     monkeypatch.setenv("HOME", str(outside))

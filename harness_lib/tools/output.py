@@ -62,3 +62,15 @@ def _partial_end(data: bytearray) -> int:
             size = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
             return back if size > back else 0
     return 0
+
+
+def unencodable(err: UnicodeEncodeError) -> str:
+    """Why a text (a path, a command) cannot be handed to the system, in French: a lone
+    surrogate, half of a UTF-16 pair, which no program can receive (Python says it in English).
+
+    >>> said = unencodable(UnicodeEncodeError("utf-8", "ab\\ud800", 2, 3, "?"))
+    >>> said.startswith("caractère U+D800 en position 3"), "UTF-16" in said
+    (True, True)
+    """
+    return (f"caractère U+{ord(err.object[err.start]):04X} en position {err.start + 1} : "
+            "une moitié de paire UTF-16 seule, qui n’est pas un caractère")

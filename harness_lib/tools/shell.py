@@ -2,11 +2,12 @@
 
 `run(command, cwd, timeout)` starts `bash -c command` in its own process group,
 reads its output in chunks (keeping only the head and the tail: output.py), and kills
-the whole group when time is up, children included. It returns as soon as bash itself
-has finished: a job left in the background (`serveur & echo prêt`) is killed with the
-group, and the observation says so. Variables that look like secrets (KEY, TOKEN,
-SECRET, PASSWORD, CREDENTIAL, PAT...) are not passed on, and a password inside a URL
-(`https://moi:motdepasse@hôte`) becomes `***` (secrets.py).
+the whole group when time is up, children included, or when the harness is stopped
+(Ctrl-C, and SIGTERM or SIGHUP: what `timeout`, `kill` or a closed terminal send). It
+returns as soon as bash itself has finished: a job left in the background (`serveur &
+echo prêt`) is killed with the group, and the observation says so. Variables that look
+like secrets (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, PAT...) are not passed on, and a
+password inside a URL (`https://moi:motdepasse@hôte`) becomes `***` (secrets.py).
 Where the system allows it, the command runs in a sandbox (sandbox.py): it can write
 in the workspace only, sees no other process and has no network. Where it does not,
 the command runs with the learner's rights, and the policy asks a human first.
@@ -34,7 +35,8 @@ from ..limits import TOOL_TIMEOUT
 from ..secrets import scrubbed_env
 from ..text import french_number
 from . import sandbox
-from .output import HeadTail
+from .ending import ended_with_the_harness
+from .output import HeadTail, unencodable
 
 MAX_OUTPUT_BYTES = 20_000  # of a command's output given back to the model (head + tail)
 CHUNK = 65_536  # bytes read at a time: memory stays bounded whatever the command prints
@@ -54,6 +56,8 @@ def run(command: str, cwd: str | Path, timeout: float = TOOL_TIMEOUT, *,
     (`network`: whether it keeps the network); ToolError on failure, ToolTimeout on time up."""
     try:
         output, code, background = _run(command, cwd, timeout, network)
+    except UnicodeEncodeError as err:  # a lone surrogate (`\ud800`): no program can receive it
+        raise ToolError(f"impossible de lancer la commande : {unencodable(err)}") from None
     except ValueError:  # a NUL byte in the command: no program can receive it
         raise ToolError("impossible de lancer la commande : caractère NUL") from None
     except OSError as err:  # no bash, too many processes, a workspace gone
@@ -98,8 +102,23 @@ def _run(command: str, cwd: str | Path, timeout: float, network: bool
                                root, network=network)
         if not Path(env.get("TMPDIR", "/tmp")).is_relative_to(root):
             env["TMPDIR"] = "/tmp"  # the harness's own is hidden: the sandbox has an empty one
+    # The handlers are set before the start: no moment when a signal would leave it running.
+    with os.fdopen(reader, "rb") as count, ended_with_the_harness() as groups:
+        process = _start(argv, root, env, writer)
+        groups.append(process.pid)
+        output, code, left = _collect(process, timeout)
+        os.set_blocking(count.fileno(), False)
+        said = (count.read() or b"").strip()
+    # In the sandbox, its processes die with it: only the script inside saw them.
+    background = (said not in (b"", b"0")) if confined else left
+    return output, code, background and code is not None
+
+
+def _start(argv: list[str], root: Path, env: dict[str, str], writer: int
+           ) -> subprocess.Popen[bytes]:
+    """bash (or bwrap) started in its own process group, given the count's pipe."""
     try:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             argv, cwd=root, env=env, pass_fds=(writer,),
             stdin=subprocess.DEVNULL,  # the terminal belongs to the human (validation prompts)
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -107,13 +126,6 @@ def _run(command: str, cwd: str | Path, timeout: float, network: bool
         )
     finally:
         os.close(writer)  # the child's copy only: so the count's pipe ends with the child
-    with os.fdopen(reader, "rb") as count:
-        output, code, left = _collect(process, timeout)
-        os.set_blocking(count.fileno(), False)
-        said = (count.read() or b"").strip()
-    # In the sandbox, its processes die with it: only the script inside saw them.
-    background = (said not in (b"", b"0")) if confined else left
-    return output, code, background and code is not None
 
 
 def _collect(process: subprocess.Popen[bytes], timeout: float) -> tuple[str, int | None, bool]:

@@ -31,6 +31,7 @@ from ..errors import ToolError, ToolTimeout
 from ..limits import TOOL_TIMEOUT
 from ..messages import ToolCall, got
 from ..secrets import redact
+from ..text import shorten
 from .workspace import Workspace
 
 ERROR = "Erreur : "  # how every failed observation starts: the model reads it
@@ -96,7 +97,8 @@ def _checked(call: ToolCall, tools: Sequence[Tool]) -> tuple[Tool, dict[str, Any
         raise ToolError('appel mal formé : il faut {"function": {"name": ..., "arguments": ...}}')
     known = {tool.name: tool for tool in tools}
     if call.name not in known:
-        raise ToolError(f"outil inconnu : {call.name}. Outils disponibles : {', '.join(known)}")
+        raise ToolError(f"outil inconnu : {shorten(call.name)}. "  # a name may be 1 MB long
+                        f"Outils disponibles : {', '.join(known)}")
     if call.arguments is None:
         raise ToolError(f"arguments de {call.name} : {call.problem}")
     tool = known[call.name]

@@ -31,6 +31,7 @@ from typing import BinaryIO
 from ..errors import ToolError
 from ..messages import valid_text
 from ..text import french_number
+from .output import unencodable
 
 MAX_PATH = 1024  # characters: real paths are far shorter, longer ones are accidents or attacks
 MAX_FILE_BYTES = 2_000_000  # bigger files are not read: no model context could hold them
@@ -159,6 +160,10 @@ def _path_problem(path: object) -> str | None:
                 f"maximum {french_number(MAX_PATH)})")
     if "\0" in path:
         return "caractère NUL interdit dans un chemin"
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError as err:  # `\ud800`: no file name can hold it
+        return unencodable(err)
     if "\n" in path or "\r" in path:
         return "retour à la ligne interdit dans un chemin"
     if path.startswith("~"):

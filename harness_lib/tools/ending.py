@@ -1,0 +1,63 @@
+"""SIGTERM and SIGHUP end a tool's process group, as Ctrl-C does.
+
+Ctrl-C raises KeyboardInterrupt in the harness, and shell.py's `finally` kills the
+command's process group. SIGTERM (what `timeout` and `kill` send) and SIGHUP (a closed
+terminal) end the harness at once by default, with no `finally`: the command, in a process
+group of its own, would keep running after the harness (`sleep 30 &`, with the learner's
+rights where no sandbox starts; a sandbox ends with the harness: `--die-with-parent`).
+While a command runs, `ended_with_the_harness()` kills its group first, then lets the
+signal do what it did before (ends the harness, or calls the harness's own handler).
+
+>>> with ended_with_the_harness() as groups:  # groups.append(process.pid) once started
+...     signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+False
+>>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # as it was
+True
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from types import FrameType
+from typing import Any
+
+# What ends the harness, and so its command: `timeout`, `kill`, a closed terminal.
+ENDING = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+Handler = Callable[[int, FrameType | None], Any] | signal.Handlers
+
+
+@contextmanager
+def ended_with_the_harness() -> Iterator[list[int]]:
+    """While the command runs, SIGTERM or SIGHUP to the harness kills the process groups
+    put in the list first (as Ctrl-C does, through KeyboardInterrupt), then does what it
+    did before: by default, ends the harness. Only the main thread may set handlers."""
+    groups: list[int] = []
+
+    def end(number: int, frame: FrameType | None) -> None:
+        for pgid in groups:
+            with suppress(ProcessLookupError):
+                os.killpg(pgid, signal.SIGKILL)
+        before = previous[number]
+        if callable(before):
+            before(number, frame)
+        else:  # the default action: this process ends, killed by the same signal
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+
+    previous: dict[int, Handler] = {}
+    for number in ENDING:
+        before = signal.getsignal(number)
+        if before is signal.SIG_DFL or callable(before):  # not SIG_IGN: nohup leaves it be
+            try:
+                signal.signal(number, end)
+            except ValueError:  # not the main thread
+                break
+            previous[number] = before
+    try:
+        yield groups
+    finally:
+        for number, before in previous.items():
+            signal.signal(number, before)
