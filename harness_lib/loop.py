@@ -26,7 +26,7 @@ from .policy import DEFAULT_POLICY, Approver, Decision, Policy, check_permission
 from .recorder import Recorder
 from .secrets import redact
 from .text import after_colon, dollars, french_number
-from .tools import Observation, Tool, run_tool
+from .tools.tool import Observation, Tool, run_tool
 from .trace import Event, Run, StopReason
 
 __all__ = ["SYSTEM_PROMPT", "run"]

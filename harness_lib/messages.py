@@ -48,9 +48,9 @@ RULE_1 = LoopRule(
     "le modèle recevrait un résultat qu’il n’a pas demandé",
     "messages.append(reponse.message)", "juste après l’appel au modèle")
 RULE_2 = LoopRule(
-    "règle 2", "chaque demande reçoit son résultat (role tool, même tool_call_id) avant tout "
-    "autre message", "la demande du modèle resterait sans réponse, et l’API refuserait l’appel "
-    "suivant", 'messages.append(tool_result(appel["id"], resultat))', "après chaque outil")
+    "règle 2", "chaque demande reçoit son résultat, un message role tool sous le même "
+    "tool_call_id, avant tout autre message", "la demande du modèle resterait sans réponse, et l’API refuserait l’appel",
+    'messages.append(tool_result(appel["id"], resultat))', "après chaque outil")
 
 Message = dict[str, Any]
 NAME = re.compile(r"[a-zA-Z0-9_-]+")  # what the API accepts as a tool's or a message's name

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .messages import SYSTEM_PROMPT, Message, read_call, system, tool_result, user
 from .models.model import Model
-from .tools import Tool, run_tool
+from .tools.tool import Tool, run_tool
 
 __all__ = ["boucle"]
 

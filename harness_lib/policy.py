@@ -173,9 +173,9 @@ def _unconfined(policy: Policy) -> str | None:
 
 def _no_sandbox() -> str | None:
     """Why no sandbox can start here, or None. Imported here: `import harness_lib` stays light."""
-    from .tools import sandbox
+    from .tools.sandbox import problem
 
-    return sandbox.problem()
+    return problem()
 
 
 def _broken_rule(arguments: object, policy: Policy) -> str | None:

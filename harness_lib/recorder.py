@@ -26,7 +26,7 @@ from .messages import Message, ToolCall, read_call
 from .models.model import Completion, Price, cost
 from .policy import Decision
 from .tokens import ledger, message_tokens, tools_tokens
-from .tools import Observation
+from .tools.tool import Observation
 from .trace import Event, EventKind, Run, StopReason, Trace
 
 

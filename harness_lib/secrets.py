@@ -4,7 +4,7 @@ Two kinds of secrets: the variables whose name looks like one (`OPENROUTER_API_K
 `GITHUB_TOKEN`, `DB_PASSWORD`, a password inside a URL), and the key a model client
 was given (typed in the course's toggle, never in the environment). The first are not
 passed on to bash (`scrubbed_env`); both are replaced by *** in whatever a tool prints
-before it enters messages[] (`redact`, called by `run_tool` and the `Recorder`), and in
+before it enters messages[] (`redact`, called by `run_tool` and by the loop on a refusal), and in
 what the CLI prints or saves. The key itself stays inside its client: a client only
 `register`s itself, and is asked to hide its own key (`hide(text)`).
 

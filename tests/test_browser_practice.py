@@ -261,7 +261,7 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     # The misconception named, by the checker and by send(): the assistant message forgotten.
     sync_api.expect(first).to_contain_text("la demande call_1 n’y est pas")
     sync_api.expect(first).to_contain_text("Ce qui s’est sans doute passé")
-    sync_api.expect(first).to_contain_text("a été oublié (règle 1)")
+    sync_api.expect(first).to_contain_text("a été oublié (règle 1")
     sync_api.expect(first).not_to_contain_text("Traceback")
     shots(notebook, first, "03-sans-regle-1")
     assert kernel_errors(notebook) == []

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import ast
+import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,12 +88,78 @@ def course_folder(module: str) -> str | None:
 
 def test_the_harness_never_imports_the_course():
     # The command line is the one exception: `demo` replays the incidents, `diagram` draws.
-    cli = {"harness_lib.__main__", "harness_lib.cli.options"}
     graph = imports_of_each_module()
     wrong = {name: sorted(d for d in deps if d.startswith("harness_lib.course"))
              for name, deps in graph.items()
-             if not name.startswith("harness_lib.course") and name not in cli}
+             if not name.startswith(("harness_lib.course", "harness_lib.cli"))}
     assert {name: deps for name, deps in wrong.items() if deps} == {}
+
+
+def pulled_in(start: str, graph: dict[str, set[str]]) -> set[str]:
+    """Every module of ours that `start` imports, directly or not (lazy imports included)."""
+    seen: set[str] = set()
+    waiting = [start]
+    while waiting:
+        for dep in graph[waiting.pop()] - seen:
+            seen.add(dep)
+            waiting.append(dep)
+    return seen - {start}
+
+
+def longest_chain(graph: dict[str, set[str]]) -> list[str]:
+    """The longest chain of imports a → b → c … (the graph has no cycle)."""
+    best: dict[str, list[str]] = {}
+
+    def chain(name: str) -> list[str]:
+        if name not in best:
+            best[name] = [name, *max((chain(d) for d in graph[name]), key=len, default=[])]
+        return best[name]
+
+    return max((chain(name) for name in graph), key=len)
+
+
+def test_the_harness_is_as_small_as_its_lesson():
+    """Issue 31: loop.py pulls in at most 14 modules of the harness, no import chain of
+    harness_lib is longer than 10 modules, and at most 12 modules sit at the top level."""
+    graph = imports_of_each_module()
+    loop = sorted(pulled_in("harness_lib.loop", graph))
+    assert not any(name.startswith(("harness_lib.course", "harness_lib.mock")) for name in loop)
+    assert len(loop) <= 14, loop
+    chain = longest_chain(graph)
+    assert len(chain) <= 10, " → ".join(chain)
+    root = Path(harness_lib.__file__).parent
+    top = sorted(p.name for p in root.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert len(top) <= 12, top
+
+
+def test_the_chapter_s_loop_is_written_once_in_the_course():
+    """At most one function of course/ calls `.complete(` and loops over `tool_calls`: the
+    course uses the harness's minimal loop (minimal_loop.boucle) instead of writing its own."""
+    course = Path(harness_lib.__file__).parent / "course"
+    loops = []
+    for path in course.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside = list(ast.walk(node))
+                calls = any(isinstance(n, ast.Attribute) and n.attr == "complete" for n in inside)
+                loops_over = any(isinstance(n, ast.For) and isinstance(n.iter, ast.Attribute)
+                                 and n.iter.attr == "tool_calls" for n in inside)
+                if calls and loops_over:
+                    loops.append(f"{path.name}:{node.name}")
+    assert len(loops) <= 1, loops
+
+
+def test_run_keeps_messages_and_its_two_appends_in_sight():
+    """The loop a learner opens shows messages[] and the chapter's two pushes (issue 31)."""
+    from harness_lib import loop
+
+    source = inspect.getsource(loop.run)
+    lines = source.splitlines()
+    assert re.search(r"^\s+messages = \[system\(", source, re.M)
+    for rule in ("RULE 1", "RULE 2"):
+        at = next(i for i, line in enumerate(lines) if f"# {rule}" in line)
+        assert any("messages.append(" in line for line in lines[at + 1:at + 3]), rule
+    assert "getattr(model" not in source
 
 
 def test_course_imports_go_one_way():

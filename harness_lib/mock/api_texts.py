@@ -11,8 +11,12 @@ wording was not seen, the entry says so; docs/reliability.md lists those cases.
 
 from __future__ import annotations
 
+from ..messages import RULE_1, RULE_2
 from ..text import french_number
 
+# The chapter's two rules, in the words every explanation of the course uses (messages.py).
+_RULE_1 = f"{RULE_1.why[0].upper()}{RULE_1.why[1:]} : {RULE_1.says}."
+_RULE_2 = f"{RULE_2.says[0].upper()}{RULE_2.says[1:]}."
 MAX_CONTENT = 10_485_760  # characters of one text, as the API says in its own error
 
 # The provider's texts, word for word: rule -> (message, code, French explication).
@@ -82,8 +86,7 @@ TEXTS: dict[str, tuple[str, str | None, str]] = {
                          "Chaque demande reçoit un seul résultat."),
     "orphan": ("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
                "message with 'tool_calls'.", None, "{at} : ce résultat ne répond à aucune "
-               "demande, car {before}. Le modèle recevrait un résultat qu’il n’a pas demandé : "
-               "gardez le message assistant complet, avec ses tool_calls."),
+               "demande, car {before}. " + _RULE_1),
     "no_id": ("Missing parameter 'tool_call_id': messages with role 'tool' must have a "
               "'tool_call_id'.", None, "{at} : le champ tool_call_id manque. Sans lui, on ne sait "
               "pas à quelle demande d’outil ce résultat répond."),
@@ -94,6 +97,5 @@ TEXTS: dict[str, tuple[str, str | None, str]] = {
     "unanswered": ("An assistant message with 'tool_calls' must be followed by tool messages "
                    "responding to each 'tool_call_id'. The following tool_call_ids did not have "
                    "response messages: {value}", None, "{at} : il demande {asked}, mais aucun "
-                   "message tool ne répond à {short} juste après. Chaque demande reçoit son "
-                   "résultat (role tool, même tool_call_id) avant tout autre message."),
+                   "message tool ne répond à {short} juste après. " + _RULE_2),
 }

@@ -1,10 +1,10 @@
 """Tools: what the model may ask for, and how the harness runs it.
 
-    tool.py        `Tool`, `Observation`, `run_tool(call, tools)`, `workspace_tools(root)`
+    tool.py        `Tool`, `Observation`, `run_tool(call, tools)`: what the loop needs
+    builtin.py     `workspace_tools(root)`: read_file, list_files, edit_file, bash
     workspace.py   files confined to one folder (read, list, edit)
     shell.py       bash, bounded in time, output and secrets
     sandbox.py     the OS sandbox bash runs in (bubblewrap), where one can start
-    bwrap_failure.py  why bwrap could not start, in French
     ending.py      SIGTERM and SIGHUP end a command's process group, as Ctrl-C does
     output.py      a command's output, head and tail
     bash_words.py  a bash command line split into simple commands, as bash reads it (policy.py)
@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
-from .tool import Observation, Tool, run_tool, workspace_tools
+from .builtin import workspace_tools
+from .tool import Observation, Tool, run_tool
 
 __all__ = ["Observation", "Tool", "run_tool", "workspace_tools"]

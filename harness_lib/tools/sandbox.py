@@ -23,6 +23,9 @@ forbids namespaces, a mount refused: which folder, and why), and warns once, in 
 None when one can. A home folder that is missing, a file, `/` or a system folder (Debian
 gives `/nonexistent`, `/bin`, `/usr/sbin` to its system users) hides nothing.
 
+>>> said = explain("bwrap", 1, "bwrap: Can't mkdir /nulle-part: Read-only file system\\n")
+>>> said.startswith("bwrap n’a pas pu créer"), "/nulle-part" in said, "lecture seule" in said
+(True, True, True)
 >>> argv = command(["bash", "-c", "ls"], Path("/srv/ws"), network=False)
 >>> argv[0], "--share-net" in argv, argv[argv.index("--bind") + 1], argv[-3:]
 ('bwrap', False, '/srv/ws', ['bash', '-c', 'ls'])
@@ -30,7 +33,9 @@ gives `/nonexistent`, `/bin`, `/usr/sbin` to its system users) hides nothing.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +46,7 @@ from functools import cache
 from pathlib import Path
 
 from ..errors import os_error_text
-from . import bwrap_failure
+from ..text import shorten
 
 PROGRAM = "bwrap"
 PROBE_TIMEOUT = 10.0  # seconds for a trial run of `true` in the sandbox
@@ -181,4 +186,39 @@ def _why_not(program: str) -> str | None:
         return f"{program} ne répond pas en {PROBE_TIMEOUT:g} s"
     if done.returncode == 0:
         return None
-    return bwrap_failure.explain(program, done.returncode, done.stderr.decode("utf-8", "replace"))
+    return explain(program, done.returncode, done.stderr.decode("utf-8", "replace"))
+
+
+# Why bwrap could not prepare the sandbox, in French, from what it printed (English): the
+# mount it could not make and the system's reason, then its own words, for a search.
+SAID = [
+    (re.compile(r"Can't mkdir (.+)"), "créer le dossier {0} pour y monter"),
+    (re.compile(r"Can't mount tmpfs on (.+)"), "cacher {0} sous un dossier vide"),
+    (re.compile(r"Can't create file at (.+)"), "créer le fichier {0} pour y monter"),
+    (re.compile(r"Can't find source path (.+)"), "trouver le dossier à montrer {0}"),
+    (re.compile(r"Can't bind mount (\S+) on (.+)"), "montrer {0}"),
+    (re.compile(r"Can't chdir to (.+)"), "entrer dans l’espace de travail {0}"),
+    (re.compile(r"execvp (.+)"), "lancer {0}"),
+]
+NAMESPACES = re.compile(r"namespace|uid map|make / slave|RTM_NEWADDR|loopback", re.I)
+STRERROR = {os.strerror(number): number for number in errno.errorcode}
+QUOTE_LIMIT = 200  # characters of bwrap's own line kept in the explanation
+
+
+def explain(program: str, code: int, stderr: str) -> str:
+    """Why `program` (bwrap) ended with `code`: the mount and the permission refused, in
+    French, then its own last line (shortened); never only « échoue ici (code 1) »."""
+    lines = [line.strip().removeprefix(f"{program}: ") for line in stderr.splitlines()]
+    line = re.sub(r"/(?:new|old)root(?=/)", "", next(filter(None, reversed(lines)), ""))
+    if not line:
+        return f"{program} échoue ici (code {code}) sans dire pourquoi"
+    quoted = f"il dit « {shorten(line, QUOTE_LIMIT)} »"
+    if NAMESPACES.search(line):
+        return (f"le système refuse à {program} de créer ses espaces de noms (un conteneur, "
+                f"ou des user namespaces désactivés) ; {quoted}")
+    what, _, cause = line.rpartition(": ")
+    why = f" ({os_error_text(OSError(STRERROR[cause], cause))})" if cause in STRERROR else ""
+    for pattern, said in SAID:
+        if found := pattern.fullmatch(what or line):
+            return f"{program} n’a pas pu {said.format(*found.groups())}{why} ; {quoted}"
+    return f"{program} échoue ici (code {code}) ; {quoted}"

@@ -8,9 +8,8 @@ too, starting with "Erreur : ": the loop goes on, and the model can change its s
 
 >>> import tempfile
 >>> from harness_lib.messages import ToolCall
+>>> from harness_lib.tools import workspace_tools
 >>> tools = workspace_tools(tempfile.mkdtemp())
->>> [tool.name for tool in tools]
-['read_file', 'list_files', 'edit_file', 'bash']
 >>> run_tool(ToolCall("read_file", {"path": "README.md"}), tools)
 Observation(content='Erreur : README.md introuvable', is_error=True, timed_out=False)
 >>> run_tool(ToolCall("read_file", {"path": 3}), tools).content
@@ -20,11 +19,9 @@ Observation(content='Erreur : README.md introuvable', is_error=True, timed_out=F
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ..errors import ToolError, ToolTimeout
@@ -32,7 +29,6 @@ from ..limits import TOOL_TIMEOUT
 from ..messages import ToolCall, got
 from ..secrets import redact
 from ..text import shorten
-from .workspace import Workspace
 
 ERROR = "Erreur : "  # how every failed observation starts: the model reads it
 
@@ -154,50 +150,3 @@ def _explained(err: Any) -> str:
             err.rule_definition, list) else err.rule_definition
         return f"{field} doit être de type {expected}, reçu {got(err.value)['got_fr']}"
     return f"{field} ne respecte pas la règle « {err.rule} » du schéma ({err.rule_definition!r})"
-
-
-def workspace_tools(root: str | Path) -> list[Tool]:
-    """read_file, list_files, edit_file and bash, all confined to the folder `root`."""
-    ws = Workspace(root)
-    path = {"path": "Chemin relatif au dossier de travail, par exemple README.md"}
-    return [
-        Tool("read_file", "Lit un fichier texte du dossier de travail.",
-             _strings(path), ws.read_text),
-        Tool("list_files", "Liste un dossier (2 niveaux) ; les dossiers finissent par /.",
-             _strings({}, {"path": "Dossier relatif, « . » par défaut"}),
-             ws.listing),
-        Tool("edit_file", "Remplace dans un fichier un passage exact et unique.",
-             _strings({**path, "old": "Passage exact à remplacer, unique dans le fichier",
-                       "new": "Texte qui le remplace"}), ws.edit),
-        Tool("bash", "Exécute une commande bash dans le dossier de travail (durée limitée).",
-             _strings({"command": "La commande, par exemple : pytest -q"}),
-             _bash(ws.root), timed=True, sandboxed=True),
-    ]
-
-
-def _bash(root: Path) -> Callable[..., str]:
-    """bash, run in `root`. shell.py is imported by the first command only: it loads
-    subprocess and threading, which `import harness_lib` does not need."""
-
-    def bash(command: str, timeout: float, network: bool) -> str:
-        if sys.platform == "emscripten":  # in the browser (Pyodide): no process, see browser.py
-            from .browser import run
-
-            return run(command, root, timeout)  # no network there: nothing to keep or cut
-        from . import shell
-
-        return shell.run(command, root, timeout, network=network)
-
-    return bash
-
-
-def _strings(required: dict[str, str], optional: dict[str, str] | None = None) -> dict[str, Any]:
-    """JSON schema of an object of string fields (field name -> description)."""
-    fields = {**required, **(optional or {})}
-    return {
-        "type": "object",
-        "properties": {name: {"type": "string", "description": text}
-                       for name, text in fields.items()},
-        "required": list(required),
-        "additionalProperties": False,
-    }

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...messages import read_call
+from ...messages import RULE_1, RULE_2, read_call
 from ...mock import check_conversation
 from ...text import french_number as fr
 from ...text import one_line, plural, shorten
@@ -47,13 +47,13 @@ STOP_REASONS = {
 VERDICTS = {"allow": "autorisé", "deny": "refusé", "ask": "à valider par une personne"}
 # A reply or a result that a hand-written loop never appended (own_loop's Logbook keeps its
 # arrow, without a message): the model will not see it, whatever the arrow says.
-FORGOTTEN = {
+FORGOTTEN = {  # the rules' own words (messages.py), as the grader and the API texts say them
     "reply": "Le modèle a répondu, mais cette boucle écrite à la main n’ajoute pas sa réponse "
-             "à messages[] (la ligne RULE 1 manque) : au prochain appel, messages[] ne la "
-             "contiendra pas.",
+             f"à messages[] (il manque la {RULE_1.name} : {RULE_1.says}) : au prochain appel, "
+             f"{RULE_1.why}.",
     "tool_result": "L’outil a rendu son résultat, mais cette boucle écrite à la main ne "
-                   "l’ajoute pas à messages[] (la ligne RULE 2 manque) : au prochain appel, "
-                   "la demande du modèle restera sans réponse.",
+                   f"l’ajoute pas à messages[] (il manque la {RULE_2.name} : {RULE_2.says}) : "
+                   f"au prochain appel, {RULE_2.why}.",
 }
 
 

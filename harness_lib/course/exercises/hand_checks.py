@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...messages import RULE_1
 from ...mock import check_conversation
-from ...models import Completion
+from ...models.model import Completion
 from ..playground.misconceptions import explain
 from .tool_message import Feedback
 
@@ -28,8 +29,7 @@ def rule_1(messages: list[Any], reply: Completion, n: int) -> Feedback:
         return Feedback(True, "règle 1", f"La réponse de l’appel {n} ({ids}) est dans messages[], "
                         "telle quelle.")
     return Feedback(False, "règle 1", f"La réponse de l’appel {n}, qui demande {ids}, n’est pas "
-                    "dans messages[] (ou a été modifiée) : ajoutez-la telle quelle, "
-                    "messages.append(reponse.message).")
+                    f"dans messages[] (ou a été modifiée) : {RULE_1.says}, {RULE_1.code}.")
 
 
 def misplaced(messages: list[Any], result: dict[str, Any], reply: Completion,
@@ -39,8 +39,8 @@ def misplaced(messages: list[Any], result: dict[str, Any], reply: Completion,
     at = next(i for i, m in enumerate(messages) if m is result)
     asked = [i for i, m in enumerate(messages) if m == reply.message]
     if not asked:
-        return (f"la demande {call_id} n’y est pas : ce résultat ne répond à rien (règle 1 "
-                "d’abord, puis le résultat).")
+        return (f"la demande {call_id} n’y est pas : ce résultat ne répond à rien ({RULE_1.name} "
+                f"d’abord : {RULE_1.says} ; puis le résultat).")
     request = max((i for i in asked if i < at), default=None)
     if request is None:
         return (f"il est au message {at}, avant la demande {call_id} (message {asked[0]}) : "

@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ...models import Completion
+from ...messages import RULE_1, RULE_2
+from ...models.model import Completion
 from ..missions.own_loop import Watched
 from ..missions.spy import Sent
 from .lines import code_line, code_only, source_line
@@ -156,9 +157,9 @@ def _rule_1(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
         return (f"Appel {k} : le message assistant ajouté n’est pas celui du modèle (ses "
                 "`tool_calls` manquent ou diffèrent) : RULE 1 veut la réponse telle quelle, "
                 f"`messages.append(reponse.message)`{after}.")
-    return (f"Appel {k} : RULE 1 manque : la réponse du modèle à l’appel {k - 1}, celle qui "
-            f"porte `tool_calls`, n’est pas dans `messages[]`. Ajoutez "
-            f"`messages.append(reponse.message)` juste après l’appel au modèle{after}.")
+    return (f"Appel {k} : RULE 1 manque ({RULE_1.name} : {RULE_1.says}) : la réponse du "
+            f"modèle à l’appel {k - 1}, celle qui porte `tool_calls`, n’est pas dans "
+            f"`messages[]`. Ajoutez `{RULE_1.code}` {RULE_1.where}{after}.")
 
 
 def _rule_2(k: int, reply: Completion, added: list[Any], loop: Any) -> str | None:
@@ -168,9 +169,9 @@ def _rule_2(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
     line = code_line(loop, r"tool_result\(")
     if not got:
         stays = "reste" if len(asked) == 1 else "restent"
-        return (f"Appel {k} : RULE 2 manque : {_count(len(asked))} de l’appel {k - 1} "
-                f"({', '.join(asked)}) {stays} sans résultat dans `messages[]`. Après chaque "
-                "outil, ajoutez `messages.append(tool_result(appel[\"id\"], resultat))`.")
+        return (f"Appel {k} : RULE 2 manque ({RULE_2.name} : {RULE_2.says}) : "
+                f"{_count(len(asked))} de l’appel {k - 1} ({', '.join(asked)}) {stays} sans "
+                f"résultat dans `messages[]`. Ajoutez `{RULE_2.code}` {RULE_2.where}.")
     strangers = [g for g in got if g not in asked]
     if strangers:
         return (f"Appel {k} : un résultat porte l’identifiant {strangers[0]!r}, qui n’est celui "

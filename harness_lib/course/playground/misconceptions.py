@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...mock import Problem
+from ...messages import RULE_1, RULE_2
+from ...mock.message_rules import Problem
 
 __all__ = ["Misconception", "explain"]
 
@@ -108,7 +109,7 @@ def _result(i: int, message: dict[Any, Any], asked: dict[str, int],
             f"messages[{i}] est le résultat de {call_id}, mais la demande {call_id} n’arrive "
             f"qu’au message {where} : le résultat est placé avant sa demande. messages[] se lit "
             "dans l’ordre de la conversation : d’abord le message assistant qui demande l’outil "
-            "(règle 1), puis le résultat (règle 2), juste après."))
+            f"({RULE_1.name}), puis le résultat ({RULE_2.name}), juste après."))
     turn = next((k for k in range(i - 1, -1, -1) if not _is_tool(messages[k])), None)
     if where is not None and turn is not None and turn != where and _calls(messages[turn]):
         return Misconception("invented", i, (
@@ -132,8 +133,8 @@ def _result(i: int, message: dict[Any, Any], asked: dict[str, int],
     return Misconception("dropped", i, (
         f"messages[{i}] est le résultat de {call_id}, mais aucun message de messages[] ne "
         f"porte la demande {call_id} : le message assistant qui la contenait a été oublié "
-        "(règle 1). Ajoutez la réponse du modèle telle quelle, "
-        "messages.append(reponse.message), avant le résultat."))
+        f"({RULE_1.name} : {RULE_1.says}). Ajoutez-le avant le résultat, {RULE_1.code}, "
+        f"{RULE_1.where}."))
 
 
 def _calls(message: object) -> list[str]:
