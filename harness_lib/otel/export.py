@@ -216,7 +216,7 @@ def _encode(records: list[SpanRecord]) -> dict[str, Any]:
     except ImportError as err:
         raise OtelMissing(
             f"L’export OpenTelemetry demande les paquets opentelemetry-proto et protobuf "
-            f"({err.name} manque) : installez-les avec pip install \"harness_lib[otel]\", "
+            f"({err.name} manque) : installez-les avec pip install \"harness_lib[otel]\", "
             "ou pip install opentelemetry-proto.") from None
     trace_id = os.urandom(16)
     encoded = [trace.Span(

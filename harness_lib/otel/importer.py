@@ -37,10 +37,10 @@ from .spans import OtlpError, Span, read_spans
 
 MAX_DRAWN = 400  # model calls and tool calls drawn at most: a player of 1 200 steps
 NO_TASK = "(la mission n’est pas dans ce fichier)"
-NO_START = ("(contexte du premier appel : prompt système, définitions d’outils et mission ; "
+NO_START = ("(contexte du premier appel : prompt système, définitions d’outils et mission ; "
             "le fichier n’en donne que la taille)")
 NO_TEXT = "(le texte de cette réponse n’est pas dans ce fichier)"
-NO_RESULT = "(le résultat de cet outil n’est pas dans ce fichier : seul son appel y est)"
+NO_RESULT = "(le résultat de cet outil n’est pas dans ce fichier : seul son appel y est)"
 NO_SYSTEM = "(le prompt système n’est pas dans ce fichier, seulement sa taille)"
 NO_ARGUMENTS = json.dumps({"(arguments)": "absents du fichier"}, ensure_ascii=False)
 
@@ -72,15 +72,15 @@ def loads_otlp(content: str | bytes, name: str = "le fichier") -> OtelTrace:
     kinds = Counter(_kind(s) for s in spans)
     calls = [s for s in spans if _kind(s) == "call"]
     if not calls:
-        raise OtlpError(f"{name} : aucun de ses {fr(len(spans))} spans n’est un appel de modèle "
+        raise OtlpError(f"{name} : aucun de ses {fr(len(spans))} spans n’est un appel de modèle "
                         "selon les conventions GenAI (gen_ai.operation.name = chat, ou "
-                        "gen_ai.usage.input_tokens) : rien à dessiner.")
+                        "gen_ai.usage.input_tokens) : rien à dessiner.")
     best = Counter(s.trace_id for s in calls).most_common(1)[0][0]
     kept = sorted((s for s in spans if s.trace_id == best and _kind(s) in ("call", "tool")),
                   key=lambda s: (s.start, s.index))
     notes = _left_out(kinds, len(spans), sum(1 for s in spans if s.trace_id != best))
     if len(kept) > MAX_DRAWN:
-        notes.append(f"Seuls les {fr(MAX_DRAWN)} premiers appels et outils sont dessinés ; "
+        notes.append(f"Seuls les {fr(MAX_DRAWN)} premiers appels et outils sont dessinés ; "
                      f"{fr(len(kept) - MAX_DRAWN)} autres sont laissés de côté.")
         kept = kept[:MAX_DRAWN]
     root = next((s for s in spans if s.trace_id == best and _kind(s) == "agent"), None)
@@ -104,10 +104,10 @@ def _left_out(kinds: Counter[str], total: int, elsewhere: int) -> list[str]:
     notes = []
     if kinds["other"]:
         notes.append(f"{fr(kinds['other'])} spans sur {fr(total)} n’ont pas d’attribut GenAI "
-                     "que le lecteur sait dessiner (requêtes HTTP, étapes d’un framework…) : "
+                     "que le lecteur sait dessiner (requêtes HTTP, étapes d’un framework…) : "
                      "ils sont laissés de côté.")
     if elsewhere:
-        notes.append(f"{fr(elsewhere)} spans d’autres traces du fichier sont laissés de côté : "
+        notes.append(f"{fr(elsewhere)} spans d’autres traces du fichier sont laissés de côté : "
                      "seule la trace qui a le plus d’appels de modèle est dessinée.")
     return notes
 
@@ -166,7 +166,7 @@ class _Builder:
             - _int(attributes.get(n.OUTPUT_TOKENS))
         if grown < 0:
             self.notes.append(f"Entre les appels {k + 1} et {k + 2}, le contexte envoyé a "
-                              "diminué : le fichier ne dit pas ce que l’agent a retiré.")
+                              "diminué : le fichier ne dit pas ce que l’agent a retiré.")
             grown = 0
         self.missing.add("shared") if len(tools) > 1 else None
         share, rest = divmod(grown, len(tools))
@@ -175,7 +175,7 @@ class _Builder:
     def _call(self, call: Span, tools: list[Span], sizes: list[int]) -> None:
         self.turn += 1
         attributes = call.attributes
-        self._add("request", f"Appel {self.turn} : messages[] + outils", None, 0,
+        self._add("request", f"Appel {self.turn} : messages[] + outils", None, 0,
                   turn=self.turn)
         message = self._reply_message(attributes, tools)
         usage = {"prompt_tokens": attributes.get(n.INPUT_TOKENS),
@@ -222,7 +222,7 @@ class _Builder:
         if attributes.get(n.VERDICT):
             said = {"allow": "autorisé", "ask": "à valider", "deny": "interdit"}
             verdict = str(attributes[n.VERDICT])
-            self._add("permission", f"Contrôle de permission : {said.get(verdict, '?')}", None,
+            self._add("permission", f"Contrôle de permission : {said.get(verdict, '?')}", None,
                       0, verdict=verdict, reason="", id=call_id)
         if attributes.get(n.RAN, True) is not False:
             self._add("tool_call", self.labels.get(call_id, name), None, 0, tool=name, id=call_id)
@@ -242,7 +242,7 @@ class _Builder:
             last = self.trace.events[-1].message or {}
             self._add("answer", str(last.get("content") or NO_TEXT), None, 0)
         else:
-            text = str(self.root.get(n.STOP_MESSAGE) or "Fin du fichier : la trace s’arrête "
+            text = str(self.root.get(n.STOP_MESSAGE) or "Fin du fichier : la trace s’arrête "
                        "après un outil, sans réponse finale du modèle enregistrée.")
             self._add("stop", text, None, 0, reason=str(reason))
 
@@ -251,7 +251,7 @@ class _Builder:
                 "result": "les résultats des outils (seuls leurs appels sont enregistrés)",
                 "arguments": "les arguments des appels d’outils",
                 "size": "la taille des derniers résultats d’outils (aucun appel ne les a suivis)",
-                "shared": "la taille de chaque résultat d’outil : seul leur total est connu "
+                "shared": "la taille de chaque résultat d’outil : seul leur total est connu "
                           "(l’appel suivant l’a reçu), partagé à parts égales"}
         absent = [said[k] for k in said if k in self.missing]
         if not self.ours:
@@ -259,7 +259,7 @@ class _Builder:
                              "la taille totale, avec les définitions d’outils)")
         if absent:
             self.notes.insert(0, f"Ce que ce fichier ne donne pas (dans les attributs GenAI "
-                                 f"v{n.SEMCONV} que le lecteur lit) : " + " ; ".join(absent) + ".")
+                                 f"v{n.SEMCONV} que le lecteur lit) : " + " ; ".join(absent) + ".")
 
 
 def _groups(spans: list[Span]) -> list[tuple[Span, list[Span]]]:

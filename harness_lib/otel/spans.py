@@ -47,7 +47,7 @@ def read_spans(content: str | bytes, name: str = "le fichier") -> list[Span]:
     try:
         text = content.decode("utf-8") if isinstance(content, bytes) else content
     except UnicodeDecodeError:
-        raise OtlpError(f"{name} n’est pas un fichier texte (UTF-8) : OTLP/JSON est du "
+        raise OtlpError(f"{name} n’est pas un fichier texte (UTF-8) : OTLP/JSON est du "
                         "JSON") from None
     spans = [_span(raw, i) for i, raw in enumerate(_raw_spans(_documents(text, name), name))]
     _refuse_cycles(spans, name)
@@ -60,17 +60,17 @@ def _documents(text: str, name: str) -> list[object]:
         return [json.loads(text)]
     except json.JSONDecodeError as err:
         if err.msg != "Extra data":
-            raise OtlpError(f"{name} n’est pas du JSON lisible ({err.msg}, ligne {err.lineno}) : "
+            raise OtlpError(f"{name} n’est pas du JSON lisible ({err.msg}, ligne {err.lineno}) : "
                             "un fichier OTLP/JSON est un objet {\"resourceSpans\": […]}") from None
     except RecursionError:
-        raise OtlpError(f"{name} : JSON imbriqué trop profondément") from None
+        raise OtlpError(f"{name} : JSON imbriqué trop profondément") from None
     documents = []
     for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
             try:
                 documents.append(json.loads(line))
             except (ValueError, RecursionError) as err:
-                raise OtlpError(f"{name}, ligne {number} : JSON illisible ({err})") from None
+                raise OtlpError(f"{name}, ligne {number} : JSON illisible ({err})") from None
     return documents
 
 
@@ -82,8 +82,8 @@ def _raw_spans(documents: list[object], name: str) -> list[dict[str, Any]]:
         if not isinstance(groups, list):
             keys = ", ".join(map(str, list(document)[:5])) if isinstance(document, dict) else \
                 type(document).__name__
-            raise OtlpError(f"{name} n’est pas un fichier OTLP/JSON : il lui manque la liste "
-                            f"resourceSpans (trouvé : {keys or 'un objet vide'}). Une trace du "
+            raise OtlpError(f"{name} n’est pas un fichier OTLP/JSON : il lui manque la liste "
+                            f"resourceSpans (trouvé : {keys or 'un objet vide'}). Une trace du "
                             "cours (run --trace) s’ouvre comme fichier .jsonl.")
         for group in _dicts(groups):
             scopes = group.get("scopeSpans", group.get("instrumentationLibrarySpans"))
@@ -95,7 +95,8 @@ def _raw_spans(documents: list[object], name: str) -> list[dict[str, Any]]:
 def _span(raw: dict[str, Any], index: int) -> Span:
     status = raw.get("status")
     code = status.get("code") if isinstance(status, dict) else None
-    return Span(_text(raw.get("spanId")), _text(raw.get("parentSpanId")),
+    parent = _text(raw.get("parentSpanId"))
+    return Span(_text(raw.get("spanId")), parent if parent.strip("0") else "",
                 _text(raw.get("traceId")), _text(raw.get("name")),
                 _integer(raw.get("startTimeUnixNano")) or 0, index,
                 attributes(raw.get("attributes")), code in (2, "STATUS_CODE_ERROR"))
@@ -139,8 +140,8 @@ def _refuse_cycles(spans: list[Span], name: str) -> None:
         node = start
         while node in parents and node not in done:
             if node in path:
-                raise OtlpError(f"{name} : les parents des spans forment une boucle (le span "
-                                f"{node[:32]} est son propre ancêtre) ; une trace est un arbre.")
+                raise OtlpError(f"{name} : les parents des spans forment une boucle (le span "
+                                f"{node[:32]} est son propre ancêtre) ; une trace est un arbre.")
             path.add(node)
             node = parents[node]
         done |= path

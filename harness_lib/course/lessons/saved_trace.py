@@ -78,7 +78,7 @@ def otel_diagram(trace: OtelTrace) -> Any:
                     if entry.role == "system" and trace.system_tokens else entry
                     for entry in diagram.initial)
     return replace(diagram, steps=tuple(steps), initial=initial,
-                   title=f"Trace OpenTelemetry : {diagram.title}")
+                   title=f"Trace OpenTelemetry : {diagram.title}")
 
 
 def open_player(source: str | Path | Trace) -> Any:
