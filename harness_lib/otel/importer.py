@@ -30,12 +30,15 @@ from typing import Any
 from ..files import read_capped
 from ..messages import Message, read_call
 from ..text import french_number as fr
-from ..trace import MAX_TRACE_BYTES, Event, Trace
+from ..trace import Event, Trace
 from . import names as n
 from .messages import text_of, tool_calls_of
 from .spans import OtlpError, Span, read_spans
 
 MAX_DRAWN = 400  # model calls and tool calls drawn at most: a player of 1 200 steps
+# Bigger than a course trace's cap: 100 000 spans of an instrumented agent weigh about 66 MB.
+# Reading takes about 6.5 times the file in memory (bench/README.md, « OTLP import »).
+MAX_OTLP_BYTES = 100_000_000
 NO_TASK = "(la mission n’est pas dans ce fichier)"
 NO_START = ("(contexte du premier appel : prompt système, définitions d’outils et mission ; "
             "le fichier n’en donne que la taille)")
@@ -56,7 +59,7 @@ class OtelTrace(Trace):
 
 def load_otlp(path: str | Path) -> OtelTrace:
     """Read an OTLP/JSON file (capped, regular files only); OtlpError in French otherwise."""
-    return loads_otlp(read_capped(Path(path), MAX_TRACE_BYTES), Path(path).name)
+    return loads_otlp(read_capped(Path(path), MAX_OTLP_BYTES), Path(path).name)
 
 
 def looks_like_otlp(content: str | bytes) -> bool:

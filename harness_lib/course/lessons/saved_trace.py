@@ -29,6 +29,7 @@ from typing import Any
 from ...errors import FileError, HarnessError
 from ...files import read_capped
 from ...otel import OtelTrace, OtlpError, loads_otlp, looks_like_otlp
+from ...otel.importer import MAX_OTLP_BYTES
 from ...text import after_colon
 from ...trace import MAX_TRACE_BYTES, Trace, TraceError
 
@@ -44,8 +45,9 @@ def open_trace(path: str | Path) -> Trace:
         where = "est un dossier" if file.is_dir() else "est introuvable"
         raise TraceFileError(f"{file} {where} (dossier courant : {Path.cwd()}). Vérifiez le "
                              "chemin : relatif, il part du dossier du notebook.")
+    cap = MAX_OTLP_BYTES if file.suffix == ".json" else MAX_TRACE_BYTES
     try:  # a named pipe or a device is refused unread, a huge file unread too (files.py)
-        content = read_capped(file, MAX_TRACE_BYTES)
+        content = read_capped(file, cap)
     except FileError as err:
         raise TraceFileError(str(err)) from None
     return read_trace(content, file.name)
