@@ -1,13 +1,15 @@
 """Runs in and out of OpenTelemetry: the GenAI semantic conventions v1.40.0, OTLP/JSON.
 
     names.py     the attribute names: the conventions' (pinned version) and ours (harness.*)
-    export.py    `write_otlp(run, path)`, `otlp_dict(run)`: a run as OTLP/JSON spans
-                 (opentelemetry-proto and protobuf, imported on the first export: the
-                 `otel` extra)
+    export.py    `write_otlp(run, path)`, `otlp_dict(run)`: a run as spans (`SpanRecord`)
+    encode.py    spans as OTLP/JSON with opentelemetry-proto and protobuf's json_format,
+                 imported on the first export (the `otel` extra)
     messages.py  messages as the conventions' `role` + `parts`, every text redacted
     spans.py     `read_spans(text)`: an OTLP/JSON file as plain spans (standard library)
     importer.py  `load_otlp(path)`, `loads_otlp(text)`: GenAI spans recorded elsewhere as
                  the course's `Trace` (`OtelTrace`, with `notes`: what the file lacks)
+    build.py     the events rebuilt from the chosen spans, sizes from the file
+    said.py      what the file lacks, in French: placeholders and notes
 
 Uses the harness (trace, tokens, secrets, files); the course uses it (07's picker).
 

@@ -21,44 +21,21 @@ Both are imported on the first export: `pip install "harness_lib[otel]"`.
 
 from __future__ import annotations
 
-import base64
 import json
-import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HarnessError
 from ..files import write_atomically
 from ..messages import read_call
-from ..secrets import redact
 from ..tokens import message_tokens
 from ..trace import Event, Run, Trace
 from . import names as n
+from .encode import CLIENT, INTERNAL, OtelMissing, SpanRecord, encode
 from .messages import input_messages, output_message
 
 STEP_NS = 1_000_000  # 1 ms between two steps: the course's trace keeps no clock
-INTERNAL, CLIENT = 1, 3  # SpanKind
-ERROR = 2  # Status.code
-
-
-class OtelMissing(HarnessError):
-    """The export's packages are not installed: the message says what to install."""
-
-
-@dataclass
-class SpanRecord:
-    """One span before encoding: what the conventions say of one step of the run."""
-
-    name: str
-    kind: int
-    start: int
-    end: int
-    attributes: dict[str, Any] = field(default_factory=dict)
-    parent: bytes = b""
-    span_id: bytes = field(default_factory=lambda: os.urandom(8))
-    error: str = ""
+__all__ = ["OtelMissing", "SpanRecord", "otlp_dict", "spans", "write_otlp"]
 
 
 def write_otlp(source: Trace | Run, path: str | Path, *, content: bool = False,
@@ -76,7 +53,7 @@ def otlp_dict(source: Trace | Run, *, content: bool = False, model_name: str = "
     trace = source.trace if isinstance(source, Run) else source
     records = spans(trace, model=model_name, provider=provider, content=content,
                     start_ns=start_ns)
-    return _encode(records)
+    return encode(records)
 
 
 def spans(trace: Trace, *, model: str, provider: str = "openrouter", content: bool = False,
@@ -203,56 +180,3 @@ class _Writer:
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def _encode(records: list[SpanRecord]) -> dict[str, Any]:
-    """The spans as an `ExportTraceServiceRequest`, then OTLP/JSON (ids in hex)."""
-    try:
-        from google.protobuf.json_format import MessageToDict
-        from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as service
-        from opentelemetry.proto.common.v1 import common_pb2 as common
-        from opentelemetry.proto.resource.v1 import resource_pb2 as resource
-        from opentelemetry.proto.trace.v1 import trace_pb2 as trace
-    except ImportError as err:
-        raise OtelMissing(
-            f"L’export OpenTelemetry demande les paquets opentelemetry-proto et protobuf "
-            f"({err.name} manque) : installez-les avec pip install \"harness_lib[otel]\", "
-            "ou pip install opentelemetry-proto.") from None
-    trace_id = os.urandom(16)
-    encoded = [trace.Span(
-        trace_id=trace_id, span_id=r.span_id, parent_span_id=r.parent, name=r.name,
-        kind=trace.Span.SpanKind.ValueType(r.kind),
-        start_time_unix_nano=r.start, end_time_unix_nano=r.end,
-        attributes=[_key_value(common, k, v) for k, v in r.attributes.items()],
-        status=trace.Status(code=trace.Status.StatusCode.ValueType(ERROR),
-                            message=redact(r.error)) if r.error else None)
-        for r in records]
-    scope = trace.ScopeSpans(scope=common.InstrumentationScope(name="harness_lib.otel"),
-                             spans=encoded, schema_url=n.SCHEMA_URL)
-    who = resource.Resource(attributes=[_key_value(common, "service.name", "harness_lib")])
-    request = service.ExportTraceServiceRequest(resource_spans=[
-        trace.ResourceSpans(resource=who, scope_spans=[scope], schema_url=n.SCHEMA_URL)])
-    data: dict[str, Any] = MessageToDict(request, use_integers_for_enums=True)
-    for span in data["resourceSpans"][0]["scopeSpans"][0]["spans"]:
-        for key in ("traceId", "spanId", "parentSpanId"):
-            if key in span:
-                span[key] = base64.b64decode(span[key]).hex()
-    return data
-
-
-def _key_value(common: Any, key: str, value: object) -> Any:
-    return common.KeyValue(key=key, value=_any_value(common, value))
-
-
-def _any_value(common: Any, value: object) -> Any:
-    """One attribute's value; every text through `redact` (a key never leaves)."""
-    if isinstance(value, bool):
-        return common.AnyValue(bool_value=value)
-    if isinstance(value, int):
-        return common.AnyValue(int_value=value)
-    if isinstance(value, float):
-        return common.AnyValue(double_value=value)
-    if isinstance(value, (list, tuple)):
-        items = [_any_value(common, item) for item in value]
-        return common.AnyValue(array_value=common.ArrayValue(values=items))
-    return common.AnyValue(string_value=redact(str(value)))
