@@ -5,9 +5,13 @@ leaves; real recorded traces open in the player; hostile files get a French reas
 from __future__ import annotations
 
 import base64
+import http.server
 import json
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +29,15 @@ from harness_lib.course.lessons.saved_trace import (
 )
 from harness_lib.course.missions.scenarios import example_workspace
 from harness_lib.course.player.player import Player
-from harness_lib.otel import OtelMissing, OtlpError, loads_otlp, otlp_dict, write_otlp
+from harness_lib.errors import HarnessError
+from harness_lib.otel import (
+    OtelMissing,
+    OtlpError,
+    loads_otlp,
+    otlp_dict,
+    send_otlp,
+    write_otlp,
+)
 from harness_lib.otel import importer as otel_importer
 from harness_lib.tools import workspace_tools
 
@@ -233,8 +245,6 @@ def test_hostile_files_are_refused_in_french(content: str | bytes, said: str,
 
 
 def test_the_reader_s_own_error_is_a_harness_error() -> None:
-    from harness_lib.errors import HarnessError
-
     with pytest.raises(OtlpError) as refused:
         loads_otlp("[1]")
     assert isinstance(refused.value, HarnessError) and "resourceSpans" in str(refused.value)
@@ -268,3 +278,53 @@ def test_a_hundred_thousand_spans_load_bounded() -> None:
     drawn = otel_importer.MAX_DRAWN
     assert sum(e.kind in ("request", "tool_call") for e in trace.events) == drawn
     assert any(f"{100_000 - drawn:,}".replace(",", "\u202f") in note for note in trace.notes)
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """An OTLP/HTTP receiver on 127.0.0.1, as a local Phoenix is: protobuf only."""
+
+    received: list[bytes] = []
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        kind = self.headers["Content-Type"]
+        Receiver.received.append(body)
+        self.send_response(200 if kind == "application/x-protobuf" else 415)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver() -> Iterator[str]:
+    server = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    Receiver.received = []
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1/traces"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_run_and_a_real_trace_are_sent_as_protobuf_to_a_local_receiver(receiver: str) -> None:
+    assert send_otlp(mock_run(), receiver, model_name="mock") == 200
+    assert send_otlp(REAL[0], receiver) == 200
+    mine, real = (ExportTraceServiceRequest.FromString(b) for b in Receiver.received)
+    assert [s.name for s in mine.resource_spans[0].scope_spans[0].spans][:2] == [
+        "invoke_agent harness_lib", "chat mock"]
+    sent = real.resource_spans[0].scope_spans[0].spans
+    file = all_spans(json.loads(REAL[0].read_text(encoding="utf-8")))
+    assert [s.span_id.hex() for s in sent] == [s["spanId"] for s in file]
+
+
+def test_sending_says_in_french_what_went_wrong(tmp_path: Path) -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{free.getsockname()[1]}/v1/traces"
+    with pytest.raises(HarnessError, match="Impossible de joindre .* phoenix serve"):
+        send_otlp(mock_run(), closed, timeout=5)
+    broken = tmp_path / "x.json"
+    broken.write_text("{pas du json", encoding="utf-8")
+    with pytest.raises(HarnessError, match="n’est pas de l’OTLP/JSON envoyable"):
+        send_otlp(broken, closed)

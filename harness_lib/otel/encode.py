@@ -13,6 +13,7 @@ here, on the first export only (`pip install "harness_lib[otel]"`); without them
 from __future__ import annotations
 
 import base64
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +84,28 @@ def _request(records: list[SpanRecord]) -> Any:
     who = resource.Resource(attributes=[_key_value(common, "service.name", "harness_lib")])
     return service.ExportTraceServiceRequest(resource_spans=[
         trace.ResourceSpans(resource=who, scope_spans=[scope], schema_url=n.SCHEMA_URL)])
+
+
+def protobuf_bytes(data: dict[str, Any]) -> bytes:
+    """OTLP/JSON (ids in hex) as the protobuf bytes an OTLP/HTTP receiver takes (Phoenix
+    reads only these); `OtelMissing` without the packages, `ValueError` for a bad file."""
+    from google.protobuf.json_format import ParseDict, ParseError
+    from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as service
+
+    if not isinstance(data, dict):
+        raise ValueError("un objet {\"resourceSpans\": […]} est attendu")
+    copy = json.loads(json.dumps(data))  # the caller's dict stays as it was
+    for group in copy.get("resourceSpans") or []:
+        for scope in group.get("scopeSpans") or []:
+            for span in scope.get("spans") or []:
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if span.get(key):
+                        span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
+    try:
+        request = ParseDict(copy, service.ExportTraceServiceRequest(), ignore_unknown_fields=True)
+    except ParseError as err:
+        raise ValueError(str(err)) from None
+    return bytes(request.SerializeToString())
 
 
 def _key_value(common: Any, key: str, value: object) -> Any:
