@@ -23,25 +23,19 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..errors import HarnessError, os_error_text
-from ..files import read_capped, write_atomically
+from ..files import write_atomically
 from ..messages import read_call
 from ..tokens import message_tokens
 from ..trace import Event, Run, Trace
 from . import names as n
-from .encode import CLIENT, INTERNAL, OtelMissing, SpanRecord, encode, protobuf_bytes
-from .importer import MAX_OTLP_BYTES
+from .encode import CLIENT, INTERNAL, OtelMissing, SpanRecord, encode
 from .messages import input_messages, output_message
 
 STEP_NS = 1_000_000  # 1 ms between two steps: the course's trace keeps no clock
-PHOENIX = "http://localhost:6006/v1/traces"  # a local `phoenix serve`: no account, no key
-__all__ = ["PHOENIX", "OtelMissing", "SpanRecord", "otlp_dict", "send_otlp", "spans",
-           "write_otlp"]
+__all__ = ["OtelMissing", "SpanRecord", "otlp_dict", "spans", "write_otlp"]
 
 
 def write_otlp(source: Trace | Run, path: str | Path, *, content: bool = False,
@@ -60,37 +54,6 @@ def otlp_dict(source: Trace | Run, *, content: bool = False, model_name: str = "
     records = spans(trace, model=model_name, provider=provider, content=content,
                     start_ns=start_ns)
     return encode(records)
-
-
-def send_otlp(source: Trace | Run | str | Path, endpoint: str = PHOENIX, *,
-              timeout: float = 10.0, **options: Any) -> int:
-    """Send a run, or an OTLP/JSON file, to an OTLP/HTTP receiver (protobuf), straight, with
-    no proxy: a local Arize Phoenix by default. Its HTTP status; HarnessError in French."""
-    body = _body(source, options)
-    request = urllib.request.Request(endpoint, data=body, method="POST",
-                                     headers={"Content-Type": "application/x-protobuf"})
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        with opener.open(request, timeout=timeout) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as err:
-        raise HarnessError(f"{endpoint} a refusé la trace : HTTP {err.code}.") from None
-    except OSError as err:
-        reason = getattr(err, "reason", err)
-        said = os_error_text(reason) if isinstance(reason, OSError) else str(reason)
-        raise HarnessError(f"Impossible de joindre {endpoint} ({said}) : le serveur est-il "
-                           "lancé ? Pour Phoenix : phoenix serve.") from None
-
-
-def _body(source: Trace | Run | str | Path, options: dict[str, Any]) -> bytes:
-    """What `send_otlp` sends: the run exported, or the file read; protobuf bytes."""
-    if not isinstance(source, (str, Path)):
-        return protobuf_bytes(otlp_dict(source, **options))
-    try:
-        return protobuf_bytes(json.loads(read_capped(Path(source), MAX_OTLP_BYTES)))
-    except (ValueError, RecursionError) as err:
-        raise HarnessError(f"{Path(source).name} n’est pas de l’OTLP/JSON envoyable : "
-                           f"{err}") from None
 
 
 def spans(trace: Trace, *, model: str, provider: str = "openrouter", content: bool = False,
