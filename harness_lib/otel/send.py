@@ -12,8 +12,6 @@ straight, with no proxy (urllib, standard library). Errors in French (`HarnessEr
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,9 @@ def send_otlp(source: Trace | Run | str | Path, endpoint: str = PHOENIX, *,
               timeout: float = 10.0, **options: Any) -> int:
     """Send a run, or an OTLP/JSON file, to an OTLP/HTTP receiver (protobuf), straight, with
     no proxy: a local Arize Phoenix by default. Its HTTP status; HarnessError in French."""
+    import urllib.error  # here: http.client is not needed to read or draw a trace
+    import urllib.request
+
     body = _body(source, options)
     request = urllib.request.Request(endpoint, data=body, method="POST",
                                      headers={"Content-Type": "application/x-protobuf"})
