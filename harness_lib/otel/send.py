@@ -43,7 +43,8 @@ def send_otlp(source: Trace | Run | str | Path, endpoint: str = PHOENIX, *,
         raise HarnessError(f"{endpoint} a refusé la trace : HTTP {err.code}.") from None
     except OSError as err:
         reason = getattr(err, "reason", err)
-        said = os_error_text(reason) if isinstance(reason, OSError) else str(reason)
+        said = "connexion refusée" if isinstance(reason, ConnectionRefusedError) else \
+            os_error_text(reason) if isinstance(reason, OSError) else str(reason)
         raise HarnessError(f"Impossible de joindre {endpoint} ({said}) : le serveur est-il "
                            "lancé ? Pour Phoenix : phoenix serve.") from None
 
