@@ -233,6 +233,40 @@ def hostile_inputs(repeat: int) -> list[Result]:
             measure(f"check_permission, 6 hostile {MAX_COMMAND}-char commands", 600, repeat, worst)]
 
 
+def otlp_file(spans: int) -> str:
+    """OTLP/JSON of `spans` GenAI spans, one trace: a chat span, then two tools, repeated."""
+    def one(i: int) -> dict[str, Any]:
+        operation = "chat" if i % 3 == 0 else "execute_tool"
+        values = {"gen_ai.operation.name": operation, "gen_ai.tool.name": "bash",
+                  "gen_ai.tool.call.id": f"call_{i}", "gen_ai.request.model": "m",
+                  "gen_ai.usage.input_tokens": 100 + i, "gen_ai.usage.output_tokens": 20}
+        return {"traceId": "ab" * 16, "spanId": f"{i + 1:016x}", "parentSpanId": "f" * 16,
+                "name": f"{operation} m", "kind": 1, "startTimeUnixNano": str(10**18 + i),
+                "endTimeUnixNano": str(10**18 + i + 1), "attributes": [
+                    {"key": k, "value": {"intValue": str(v)} if isinstance(v, int)
+                     else {"stringValue": v}} for k, v in values.items()]}
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [one(i) for i in
+                                                                     range(spans)]}]}]})
+
+
+def otlp_import(repeat: int, spans: int = 100_000) -> list[Result]:
+    """An OTLP/JSON file of `spans` GenAI spans read into a Trace (harness_lib.otel): its
+    time, and the peak of Python's memory while reading it (tracemalloc, one run)."""
+    import tracemalloc
+
+    from harness_lib.otel import loads_otlp
+
+    text = otlp_file(spans)
+    timed = measure(f"OTLP import, {spans} spans ({len(text) / 1e6:.0f} MB)",
+                    0.05 * spans, repeat, loads_otlp, text)
+    tracemalloc.start()
+    loads_otlp(text)
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    return [timed, Result(f"  peak memory, {spans} spans", "MB", [peak],
+                          8 * len(text) / 1e6, info={"file_mb": len(text) / 1e6})]
+
+
 def player_step(repeat: int, sizes: Sequence[int]) -> list[Result]:
     """Python time of a learner's step, per trace size: the browser switches the step
     itself; the kernel hears of it and, on a long run, prepares the steps ahead."""
@@ -361,6 +395,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     results += diagram_work(repeat, sizes) + player_step(repeat, sizes)
     results += long_diagrams(repeat, (200, 800) if args.quick else (5_000, 20_000))
     results += hostile_inputs(repeat)
+    results += otlp_import(repeat, 2_000 if args.quick else 100_000)
     results += [] if args.quick else notebooks(repeat)
     results += [player_in_browser(repeat), *run_all_in_browser(repeat)] if args.browser else []
     print(table(results))

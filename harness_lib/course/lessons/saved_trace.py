@@ -1,5 +1,9 @@
 """Your own run, kept and replayed: a trace saved by `run --trace FICHIER.jsonl`, in the player.
 
+Also a run recorded elsewhere as OpenTelemetry GenAI spans (OTLP/JSON, `harness_lib.otel`):
+a `.json` file, or any file whose beginning holds `"resourceSpans"`. Its sizes are the
+file's (`otel_diagram`), and what it does not contain is said at its first step.
+
 `python -m harness_lib run "…" --trace ma_trace.jsonl` saves the run, with a mock or a
 real model. `read_trace(text)` reads it back, checking every line, and says in French
 what is wrong and where (which line, which field) instead of a traceback. In a
@@ -18,11 +22,14 @@ ligne 2 : kind vaut 'robot', qui n’est pas un type
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ...errors import FileError, HarnessError
 from ...files import read_capped
+from ...otel import OtelTrace, OtlpError, loads_otlp, looks_like_otlp
+from ...otel.importer import MAX_OTLP_BYTES
 from ...text import after_colon
 from ...trace import MAX_TRACE_BYTES, Trace, TraceError
 
@@ -38,19 +45,42 @@ def open_trace(path: str | Path) -> Trace:
         where = "est un dossier" if file.is_dir() else "est introuvable"
         raise TraceFileError(f"{file} {where} (dossier courant : {Path.cwd()}). Vérifiez le "
                              "chemin : relatif, il part du dossier du notebook.")
+    cap = MAX_OTLP_BYTES if file.suffix == ".json" else MAX_TRACE_BYTES
     try:  # a named pipe or a device is refused unread, a huge file unread too (files.py)
-        content = read_capped(file, MAX_TRACE_BYTES)
+        content = read_capped(file, cap)
     except FileError as err:
         raise TraceFileError(str(err)) from None
     return read_trace(content, file.name)
 
 
 def read_trace(content: str | bytes, name: str = "la trace") -> Trace:
-    """A trace from the text of its file (`Trace.loads`), its errors as a TraceFileError."""
+    """A trace from the text of its file (`Trace.loads`, or `otel.loads_otlp` for OTLP/JSON),
+    its errors as a TraceFileError."""
     try:
+        if name.endswith(".json") or looks_like_otlp(content):
+            return loads_otlp(content, name)
         return Trace.loads(content, name)
-    except TraceError as err:
+    except (TraceError, OtlpError) as err:
         raise TraceFileError(str(err)) from None
+
+
+def otel_diagram(trace: OtelTrace) -> Any:
+    """The diagram of an OTLP trace, each entry the size the file gives (not an estimate of
+    the placeholder texts), and what the file lacks said at the first step."""
+    from ..drawing.diagram import from_trace
+
+    diagram = from_trace(trace)
+    steps = [replace(step, entries=tuple(replace(entry, tokens=event.data["tokens"])
+                                         for entry in step.entries))
+             if "tokens" in event.data else step
+             for step, event in zip(diagram.steps, trace.events, strict=True)]
+    if steps and trace.notes:
+        steps[0] = replace(steps[0], note=" ".join(trace.notes) + " " + steps[0].note)
+    initial = tuple(replace(entry, tokens=trace.system_tokens)
+                    if entry.role == "system" and trace.system_tokens else entry
+                    for entry in diagram.initial)
+    return replace(diagram, steps=tuple(steps), initial=initial,
+                   title=f"Trace OpenTelemetry : {diagram.title}")
 
 
 def open_player(source: str | Path | Trace) -> Any:
@@ -58,7 +88,8 @@ def open_player(source: str | Path | Trace) -> Any:
     from ..player.player import Player
 
     try:
-        return Player(source if isinstance(source, Trace) else open_trace(source))
+        trace = source if isinstance(source, Trace) else open_trace(source)
+        return Player(otel_diagram(trace) if isinstance(trace, OtelTrace) else trace)
     except HarnessError as err:
         return _message(f"Impossible d’ouvrir la trace : {after_colon(err.explication)}")
     except Exception as err:  # a trace that reads but does not play: say so, calmly
@@ -73,10 +104,11 @@ def _message(text: str) -> Any:
 
 
 def trace_picker() -> Any:
-    """Upload a .jsonl file, or type its path, then « Ouvrir » shows it in the player."""
+    """Upload a .jsonl file (or OTLP .json), or type its path, then « Ouvrir » shows it in
+    the player."""
     import ipywidgets as w
 
-    upload = w.FileUpload(accept=".jsonl", description="Téléverser", multiple=False)
+    upload = w.FileUpload(accept=".jsonl,.json", description="Téléverser", multiple=False)
     path = w.Text(placeholder="ou un chemin : ma_trace.jsonl", layout=w.Layout(width="24em"))
     button = w.Button(description="Ouvrir dans le lecteur", button_style="primary",
                       layout=w.Layout(width="auto"))
@@ -92,7 +124,8 @@ def trace_picker() -> Any:
         elif path.value.strip():
             found = open_player(path.value.strip())
         else:
-            found = _message("Choisissez un fichier .jsonl, ou tapez son chemin.")
+            found = _message("Choisissez un fichier .jsonl (ou OpenTelemetry .json), ou tapez "
+                             "son chemin.")
         # One assignment replaces what was shown (as the player does with its diagram).
         data = found._repr_mimebundle_() if hasattr(found, "_repr_mimebundle_") else \
             {"text/html": found.data}
