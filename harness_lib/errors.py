@@ -2,11 +2,15 @@
 
     HarnessError            anything the harness itself reports
     ├── ApiError            the model's API refused the request (HTTP status, provider text)
-    │   └── ModelTimeout    no answer within the time allowed for one model call
+    ├── ModelTimeout        no answer within the time allowed for one model call
     ├── MissingKey          a real model was asked for, but no API key is set
     ├── FileError           a file the harness cannot read or write safely (files.py)
+    ├── TraceError          a file that is not a trace (trace.py), its line named
     └── ToolError           a tool failed: the model reads why, as « Erreur : … »
         └── ToolTimeout     a tool ran out of time (the run stops after this turn)
+
+The course adds its own under HarnessError (a diagram, a trace file, a hand-played turn,
+an OTLP file): `except HarnessError` catches every error the harness says in French.
 
 Tools never raise into the loop: `run_tool` turns a ToolError into an
 observation, the text the model reads, and the loop goes on.
@@ -86,17 +90,19 @@ class ApiError(HarnessError):
         return f"{prefix} : {self.message}"
 
 
-class ModelTimeout(ApiError):
-    """The model did not answer within `timeout` seconds."""
+class ModelTimeout(HarnessError):
+    """The model did not answer within `timeout` seconds: no answer at all, not a refusal."""
 
     def __init__(self, timeout: float) -> None:
         super().__init__(
-            None,
             f"no response within {timeout:g} s",
             explication=f"Le modèle n’a pas répondu en {french_number(timeout)} s : "
                         "l’appel est abandonné.",
         )
         self.timeout = timeout
+
+    def __str__(self) -> str:
+        return f"Pas de réponse : {self.message}"
 
 
 class MissingKey(HarnessError):

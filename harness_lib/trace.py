@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import FileError
+from .errors import FileError, HarnessError
 from .files import read_capped, write_atomically
 from .messages import Message, valid_text
 from .text import shorten
@@ -188,7 +188,7 @@ class Trace:
         return trace
 
 
-class TraceError(ValueError):
+class TraceError(HarnessError, ValueError):
     """A file that is not a trace saved by `Trace.save`: the message says which line, in French."""
 
 

@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import ApiError, HarnessError
+from ...errors import ApiError, HarnessError, ModelTimeout
 from ...messages import got, read_call
 from ...mock import Problem
 from ...models import Completion
@@ -77,7 +77,7 @@ def _outcome(result: object) -> str:
     """The last arrow's label: the reply, the refusal, or why no answer came."""
     if isinstance(result, Completion):
         return "Réponse : " + message_label(result.message)
-    if isinstance(result, ApiError):
+    if isinstance(result, (ApiError, ModelTimeout)):
         return str(result)
     if isinstance(result, HarnessError):
         return f"Appel impossible : {result.message}"
@@ -104,6 +104,8 @@ def render(result: object, problems: Sequence[Problem] = (), messages: object = 
             listed = messages_html(messages, mark) if mark is not None else ""
             return _box("refused", _error_title(result), _never_seen(result) + _error(result)
                         + _misconception(messages, problems) + listed + _problems(problems))
+        if isinstance(result, ModelTimeout):
+            return _box("failed", "Pas de réponse", f"<p>{_esc(result.explication)}</p>")
         if isinstance(result, HarnessError):
             return _box("failed", "Appel impossible", f"<p>{_esc(result.explication)}</p>")
         return _box("other", "Résultat inattendu", f"<code>{_esc(repr(result))}</code>")
