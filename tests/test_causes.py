@@ -11,6 +11,7 @@ key is in no output.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -184,3 +185,12 @@ def test_any_body_with_an_error_key_at_any_status_never_ends_as_an_answer(
     assert result.reason == "api_error", result.message
     assert result.message.startswith("Arrêt")
     assert KEY not in result.message + json.dumps([e.text for e in result.trace.events])
+
+
+def test_the_annex_lists_every_cause() -> None:
+    """The learner's table (notebooks/annexe_carte_et_cle.ipynb) names each row of causes.py."""
+    annex = Path(__file__).parents[1] / "notebooks" / "annexe_carte_et_cle.ipynb"
+    cells = json.loads(annex.read_text(encoding="utf-8"))["cells"]
+    table = "".join(next(c["source"] for c in cells if c.get("id") == "annexe-causes"))
+    for cause in causes.CAUSES:
+        assert f"| {cause.name} |" in table, cause.name
