@@ -12,9 +12,12 @@ layer of `Content-Encoding: gzip, gzip`: 7 kB of double gzip would take 1 GB of 
 deflate or none), each chunk at most to what is left under the cap.
 
 >>> inflate = Inflate("gzip", room=1000)
->>> import gzip
+>>> import gzip, zlib
 >>> inflate.feed(gzip.compress(b"x" * 10)) + inflate.end()
 b'xxxxxxxxxx'
+>>> raw = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+>>> Inflate("deflate", room=1000).feed(raw.compress(b"ok") + raw.flush())
+b'ok'
 >>> Inflate("gzip", room=1000).feed(gzip.compress(b"x" * 5000))
 Traceback (most recent call last):
     ...
@@ -57,13 +60,20 @@ class Inflate:
             raise self.broken  # `gzip, gzip` is how a 7 kB body becomes 1 GB
         self.zlib = None if not layers else zlib.decompressobj(
             16 + zlib.MAX_WBITS if "gzip" in layers[0] else zlib.MAX_WBITS)
+        self.raw_deflate_next = layers == ["deflate"]  # until its first bytes decode
+        self.seen = False  # an empty body under a Content-Encoding is an empty body
 
     def feed(self, chunk: bytes) -> bytes:
         """The bytes `chunk` stands for; ApiError past the cap or if they do not decode."""
+        self.seen = self.seen or bool(chunk)
         try:
             out = chunk if self.zlib is None else self.zlib.decompress(chunk, self.room + 1)
         except zlib.error as exc:
-            raise self.broken from exc
+            if not self.raw_deflate_next:
+                raise self.broken from exc
+            self.raw_deflate_next, self.zlib = False, zlib.decompressobj(-zlib.MAX_WBITS)
+            return self.feed(chunk)  # `deflate` without its zlib header, as some servers send
+        self.raw_deflate_next = False
         self.room -= len(out)
         if self.room < 0:
             raise ApiError(self.status, "reply too large",
@@ -72,7 +82,7 @@ class Inflate:
 
     def end(self) -> bytes:
         """What is left once every chunk came; ApiError if the compressed data stopped short."""
-        if self.zlib is None:
+        if self.zlib is None or not self.seen:
             return b""
         if not self.zlib.eof:
             raise self.broken
