@@ -36,7 +36,8 @@ SENTENCES = {
     "servirait à rien.",
     "Trop de requêtes": "Trop de requêtes\u00a0: le fournisseur limite le débit",
     "Modèle inconnu": "Ce nom de modèle est inconnu de ce fournisseur\u00a0: vérifiez-le "
-    "(HARNESS_MODEL, --model ou OpenRouterModel(\"…\")).",
+    "(HARNESS_MODEL, --model, OpenRouterModel(\"…\") ou le champ «\u00a0Modèle\u00a0» de la "
+    "bascule).",
     "Modèle sans outils": "Ce modèle ne sait pas appeler d’outils, or la boucle envoie "
     "toujours ses outils\u00a0: choisissez un modèle qui en a",
     "Réglages de confidentialité": "Aucun fournisseur de ce modèle ne respecte vos réglages "

@@ -26,7 +26,8 @@ from typing import Any
 
 from ..text import french_number
 
-WHICH_MODEL = "HARNESS_MODEL, --model ou OpenRouterModel(\"…\")"
+WHICH_MODEL = ("HARNESS_MODEL, --model, OpenRouterModel(\"…\") ou le champ « Modèle » de "
+               "la bascule")
 
 
 @dataclass(frozen=True)
