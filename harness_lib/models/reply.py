@@ -79,10 +79,11 @@ def embedded_error(data: Any, url: str = "") -> ProviderError | None:
     status = code if type(code) is int and 400 <= code < 600 else 200
     error = http_error(status, json.dumps({"error": found}), url=url, in_reply=in_reply)
     if error.cause is None and status == 200:  # no known cause: the provider's words
-        where = "au milieu de sa réponse " if in_reply else ""
-        error.explication = (f"{IN_200}Le fournisseur s’est arrêté sur une erreur {where} : "
-                             f"« {error.message} ». Réessayez ; si elle revient, changez de "
-                             "modèle (HARNESS_MODEL ou --model).")
+        said = ("Le fournisseur s’est arrêté sur une erreur au milieu de sa réponse"
+                if in_reply else "Son message")
+        error.explication = (f"{IN_200}{said} : « {error.message} ». "
+                             "Réessayez ; si elle revient, changez de modèle "
+                             "(HARNESS_MODEL ou --model).")
     else:
         error.explication = IN_200 + error.explication
     return error
