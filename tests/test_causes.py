@@ -126,6 +126,10 @@ def test_a_filter_that_blocked_the_answer_says_so() -> None:
     (418, {"error": {"message": "teapot busy"}}, {"x-should-retry": "true"}, True),
     (429, {"error": {"code": "insufficient_quota"}}, {"x-should-retry": "true"}, False),
     (400, {"error": {"message": "bad"}}, {}, False),
+    # Gemini says « quota » of a per-minute limit: a rate limit, tried again.
+    (429, {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "You exceeded "
+                     "your current quota, please check your plan and billing details."}},
+     {}, True),
 ])
 def test_x_should_retry_is_honoured_but_never_for_a_cause_retrying_cannot_fix(
         status: int, body: dict[str, Any], headers: dict[str, str], retried: bool) -> None:

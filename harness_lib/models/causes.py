@@ -60,8 +60,9 @@ CREDITS = Cause(
     "https://openrouter.ai/settings/credits), ou changez de modèle ({model}) pour un modèle "
     "gratuit (nom en :free), ou passez au modèle simulé (--mock).", False,
     ("insufficient_quota", "insufficient_credits", "billing_hard_limit_reached"),
-    (r"insufficient credits", r"exceeded your current quota", r"any credits",
-     r"credit balance is too low", r"used all available credits", r"more credits"), (402,))
+    # Not « exceeded your current quota » alone: Gemini says it of a per-minute limit too.
+    (r"insufficient credits", r"any credits", r"credit balance is too low",
+     r"used all available credits", r"more credits"), (402,))
 RATE = Cause(
     "Trop de requêtes",
     "Trop de requêtes : le fournisseur limite le débit (ou le nombre d’appels par jour des "
