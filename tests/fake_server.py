@@ -17,8 +17,11 @@ Faults, as keywords of `push` (see `Reply`): `status`, `headers`, `delay` (secon
 before answering), `truncate` (send only the first N bytes of the body while announcing
 the full length, then hang up), `drop` (hang up without answering), `trickle` (seconds
 between two bytes of the body: a server that never quite stops talking), `endless`
-(after the body, send blanks until the client hangs up: a stream that never ends); a
-`str` or `bytes` body is sent as is (an HTML error page, a JSON cut short...).
+(after the body, send blanks until the client hangs up: a stream that never ends),
+`trickle_headers` (seconds between two bytes of the status line and headers: the body
+never starts in time), `interim` (how many `100 Continue` answers come first, one every
+`trickle_headers` seconds, or at once); a `str` or `bytes` body is sent as is (an HTML
+error page, a JSON cut short, a gzip bomb with its `Content-Encoding` in `headers`...).
 
 Like OpenRouter, it accepts calls from a web page (CORS: any origin, the harness's headers),
 for the JupyterLite site's test, where the browser makes the requests; the browser's
@@ -51,6 +54,8 @@ class Reply:
     drop: bool = False
     trickle: float = 0.0
     endless: bool = False
+    trickle_headers: float = 0.0
+    interim: int = 0
 
 
 @dataclass
@@ -219,6 +224,9 @@ class _Handler(BaseHTTPRequestHandler):
             headers["Content-Length"] = str(len(data))
         headers |= reply.headers
         try:
+            if reply.trickle_headers or reply.interim:
+                self._slow_head(reply, headers, fake)
+                return
             self.send_response(reply.status)
             for name, value in headers.items():
                 self.send_header(name, value)
@@ -226,6 +234,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._body(data if reply.truncate is None else data[: reply.truncate], reply, fake)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up first (its timeout): nothing to do
+
+    def _slow_head(self, reply: Reply, headers: dict[str, str], fake: FakeServer) -> None:
+        """`interim` 100 Continue answers, then the real head, `trickle_headers` s per byte."""
+        head = b"HTTP/1.1 100 Continue\r\n\r\n" * reply.interim
+        head += f"HTTP/1.0 {reply.status} OK\r\n".encode()
+        head += "".join(f"{name}: {value}\r\n" for name, value in headers.items()).encode()
+        step = 1 if reply.trickle_headers else len(b"HTTP/1.1 100 Continue\r\n\r\n")
+        for k in range(0, len(head), step):
+            self.wfile.write(head[k : k + step])
+            self.wfile.flush()
+            if fake.stopping.wait(reply.trickle_headers or 0.05):
+                return
 
     def _body(self, data: bytes, reply: Reply, fake: FakeServer) -> None:
         if not reply.trickle:

@@ -304,11 +304,13 @@ def test_innermost_message(body: dict[str, Any], expected: str | None) -> None:
 
 
 def test_html_error_page_keeps_its_text(fake_openai: FakeServer) -> None:
+    """Its words, summarised: never the raw HTML (the body keeps it, for --debug)."""
     fake_openai.push("<html>502 Bad Gateway</html>", status=502)
     model, _ = on_fake(fake_openai, max_retries=0)
     with pytest.raises(ApiError) as info:
         model.complete(USER, [])
-    assert (info.value.status, info.value.message) == (502, "<html>502 Bad Gateway</html>")
+    assert (info.value.status, info.value.message) == (502, "page HTML\u00a0: 502 Bad Gateway")
+    assert "<" not in str(info.value) + info.value.explication
     assert info.value.body == {"text": "<html>502 Bad Gateway</html>"}
 
 

@@ -6,11 +6,13 @@
     reply.py        a 200 answer read strictly: any other shape is an `ApiError`
     received.py     its assistant message, kept whole (RULE 1), its tool calls paired
     shapes.py       the answer's text, reasoning and refusal, whatever the shape
-    http_errors.py  an HTTP error answer as a French `ApiError`
-    providers.py    what an error means for this provider, and the way out
+    http_errors.py  an HTTP error answer as a `ProviderError`: the provider's words, its cause
+    causes.py       the one table of causes: what the provider says, what to do, retry or not
+    providers.py    which provider refused a key, and where its keys are made
     prices.py       a model's price when the reply does not say it
     wire.py         the request as JSON bytes, or nothing is sent (mock and real agree)
     deadline.py     a call bounded by a deadline, even stuck in the network
+    transfer.py     a reply's bytes within the deadline and the size cap (imports httpx)
     browser_http.py in the browser (Pyodide), the transport: the browser makes the request
 
 The offline model, `MockModel`, is not here: it lives with the API it imitates, in

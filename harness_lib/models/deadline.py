@@ -2,7 +2,8 @@
 
 httpx's timeout applies to each read: a server that sends one byte a second never
 trips it. `within` runs the work in a worker thread and waits for it until the
-deadline, not later; the worker ends on its own (its reads have a timeout too).
+deadline, not later. The worker ends with the call: its socket's reads end by the
+same deadline (transfer.DeadlineTransport), and `within` gives it a moment to finish.
 
 >>> import time
 >>> within(time.monotonic() + 1.0, 1.0, lambda: "fini")
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 from ..errors import ModelTimeout
 
 T = TypeVar("T")
+GRACE = 0.5  # seconds a worker gets, past the deadline, to end (its reads end at the deadline)
 
 
 def within(deadline: float, timeout: float, work: Callable[[], T]) -> T:
@@ -42,6 +44,7 @@ def within(deadline: float, timeout: float, work: Callable[[], T]) -> T:
     thread.start()
     thread.join(max(0.0, deadline - time.monotonic()))
     if not done:
+        thread.join(GRACE)  # its reads end at the deadline too: let it close its socket
         raise ModelTimeout(timeout)
     ok, value = done[0]
     if not ok:

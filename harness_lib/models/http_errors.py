@@ -1,18 +1,21 @@
-"""HTTP errors, said in French: what a status means and what the provider wrote.
+"""HTTP errors, said in French: what the provider wrote, its cause, and the way out.
 
 OpenRouter and the providers behind it answer an error as JSON, sometimes nested
-(the provider's own body kept as a string), sometimes as a list (Gemini). `http_error`
-turns any such answer into an `ApiError`: the innermost text the provider wrote, a
-French explanation that leads to the fix (providers.py reads the provider's words
-and the URL; else the status decides), and how long the server asks to wait
-(`Retry-After`).
+(the provider's own body kept as a string), sometimes as a list (Gemini), sometimes as
+an HTML page (a proxy, Cloudflare). `http_error` turns any such answer into a
+`ProviderError`: the innermost text the provider wrote (an HTML page summarised by its
+title, never shown raw), its cause (causes.py: the codes and words first, the status
+last) with the French explanation that leads to the fix, whether to try again, and how
+long the server asks to wait (`Retry-After`).
 
 >>> body = '{"error": {"message": "No auth credentials found", "code": 401}}'
 >>> error = http_error(401, body)
->>> error.message
-'No auth credentials found'
+>>> error.message, error.cause.name, error.transient
+('No auth credentials found', 'Clé refusée', False)
 >>> print(error.explication)
 Clé d’API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).
+>>> print(http_error(524, "<html><title>openrouter.ai | 524: A timeout occurred</title>"))
+HTTP 524 : page HTML : openrouter.ai | 524: A timeout occurred
 >>> http_error(429, "", retry_after_header="5").retry_after
 5.0
 """
@@ -20,52 +23,103 @@ Clé d’API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://ope
 from __future__ import annotations
 
 import email.utils
+import html
 import json
+import re
 from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import ApiError
-from .providers import CREDITS, explain
+from ..text import shorten
+from .causes import Cause, explanation, find_cause
+from .providers import wrong_key
 
 MAX_DEPTH = 64  # levels of nesting kept from a body: real answers have fewer than 10
-UNAVAILABLE = "Le fournisseur du modèle est indisponible ou en panne : réessayez plus tard."
-EXPLICATIONS = {
-    400: "Requête refusée par l’API : {message}",
-    401: "Clé d’API invalide ou révoquée : vérifiez OPENROUTER_API_KEY (https://openrouter.ai/keys).",
-    402: CREDITS,
-    403: "Requête refusée par la modération du fournisseur, ou pas le droit d’utiliser ce modèle.",
-    404: "Modèle ou adresse introuvable : vérifiez le nom du modèle et base_url.",
-    408: "Le fournisseur a dépassé son propre délai avant de répondre : réessayez.",
-    429: "Trop de requêtes : le fournisseur limite le débit. Attendez avant de relancer.",
-    **dict.fromkeys((500, 502, 503), UNAVAILABLE),
-}
+REFUSED = "Requête refusée par l’API : {message}"  # a 400 no row of causes.py explains
+OTHER = "L’API a répondu HTTP {status} : {message}"
+
+
+class ProviderError(ApiError):
+    """An error the provider answered, with its `cause` (a row of causes.py, or None)."""
+
+    def __init__(self, status: int, message: str, *, cause: Cause | None, explication: str,
+                 body: dict[str, Any], retry_after: float | None = None) -> None:
+        super().__init__(status, message, explication=explication, body=body,
+                         retry_after=retry_after)
+        self.cause = cause
+
+    @property
+    def transient(self) -> bool:
+        """Worth a second try, as its cause says (a rate limit, an overloaded provider)."""
+        return self.cause is not None and self.cause.retry
 
 
 def http_error(status: int, text: str, retry_after_header: str | None = None,
-               url: str = "") -> ApiError:
-    """Turn an HTTP error answer into an ApiError with the provider's own words.
+               url: str = "", *, in_reply: bool = False) -> ProviderError:
+    """Turn an HTTP error answer into a ProviderError with the provider's own words.
 
-    `url` is where the request went: the explanation of a 401 names that provider.
+    `url` is where the request went: a refused key names that provider. `in_reply`: the
+    error came inside a 200 reply's choice (a filter there blocked the answer, not the
+    request).
     """
+    page = html_summary(text)
     try:
-        body = json.loads(text)
-    except (ValueError, RecursionError):  # an HTML page from a proxy, an empty body...
+        body = {"text": text[:2000]} if page else json.loads(text)
+    except (ValueError, RecursionError):  # an empty body, plain text...
         body = {"text": text[:2000]}
     if too_deep(body):  # kept as text: walking it (to hide the key) would crash
         body = {"text": text[:2000]}
     # A list is a body too: Gemini answers [{"error": {...}}].
-    found = innermost_message(body) if isinstance(body, (dict, list)) else None
-    message = found or text[:300] or "(vide)"
-    template = EXPLICATIONS.get(status, "L’API a répondu HTTP {status} : {message}")
-    explication = explain(status, message, url) or template.format(status=status,
+    found = innermost_message(body) if isinstance(body, (dict, list)) and not page else None
+    message = page or found or text[:300] or "(vide)"
+    cause = find_cause(status, body, f"{message} {outer_message(body)}")
+    if cause is not None:
+        explication = explanation(cause, body, message, key=wrong_key(url), in_reply=in_reply)
+    else:
+        explication = (REFUSED if status == 400 else OTHER).format(status=status,
                                                                    message=message)
-    return ApiError(
-        status,
-        message,
-        explication=explication,
-        body=body if isinstance(body, dict) else {"json": body},
-        retry_after=retry_after(retry_after_header),
-    )
+    return ProviderError(status, message, cause=cause, explication=explication,
+                         body=body if isinstance(body, dict) else {"json": body},
+                         retry_after=retry_after(retry_after_header))
+
+
+def worth_retrying(error: ApiError, headers: dict[str, str]) -> bool:
+    """A transient cause (causes.py), or the server's `x-should-retry: true` on an error of
+    no known cause; never when the server says `false`, nor for a cause retrying cannot fix
+    (no credit, a refused key, a context too long...).
+
+    >>> worth_retrying(http_error(529, '{"error": {"type": "overloaded_error"}}'), {})
+    True
+    >>> worth_retrying(http_error(529, ""), {"x-should-retry": "false"})
+    False
+    """
+    said = headers.get("x-should-retry", "").strip().lower()
+    cause = error.cause if isinstance(error, ProviderError) else None
+    if said == "false" or (cause is not None and not cause.retry):
+        return False
+    return said == "true" or (cause is not None and cause.retry)
+
+
+def html_summary(text: str) -> str | None:
+    """An HTML page (a proxy's, Cloudflare's) said in one line: its title, else its words.
+
+    >>> print(html_summary("<html>502 Bad Gateway</html>"), html_summary('{"error": 1}'))
+    page HTML : 502 Bad Gateway None
+    """
+    head = text[:2000].lstrip().lower()
+    if not head.startswith("<") or not re.search(r"<(!doctype|html|head|body|title)", head):
+        return None
+    title = re.search(r"<title[^>]*>(.*?)</title>", text[:20000], re.S | re.I)
+    words = title[1] if title else re.sub(r"<[^>]*>", " ", text[:4000])
+    return "page HTML : " + (shorten(" ".join(html.unescape(words).split()), 150)
+                             or "sans titre")
+
+
+def outer_message(body: Any) -> str:
+    """The top error's own message (OpenRouter's, around the provider's inner one)."""
+    error = body.get("error") if isinstance(body, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return message if isinstance(message, str) else ""
 
 
 def innermost_message(value: Any) -> str | None:

@@ -31,25 +31,28 @@ from typing import Any
 import httpx
 
 from .. import secrets
-from ..errors import ApiError, MissingKey, ModelTimeout, hide
+from ..errors import ApiError, HarnessError, MissingKey, ModelTimeout, hide
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message
 from ..text import french_number
 from .browser_http import BrowserTransport
 from .deadline import within
-from .http_errors import http_error
+from .http_errors import http_error, worth_retrying
 from .model import DEFAULT_MODEL, Completion, Price
 from .prices import known_price, prices_from_models_list
 from .reply import embedded_error, parse_body, parse_completion
+from .transfer import DEADLINE, DeadlineTransport, read_body
 from .wire import encode_request
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 # OpenRouter shows these in its dashboards; other servers ignore them.
 APP_HEADERS = {"HTTP-Referer": "http://localhost", "X-Title": "La boucle agentique"}
-RETRY_STATUSES = (429, 502, 503)  # worth a second try: the request itself was fine
+# What a server says about trying again: how long to wait, and whether it is worth it.
+RETRY_HEADERS = ("retry-after", "x-should-retry")
 MAX_WAIT = 30.0  # never wait longer than this between two tries, whatever the server says
 MAX_REPLY_BYTES = 10_000_000  # a model's answer is a few kB: more is a broken or hostile server
-JSON = {"Content-Type": "application/json"}
+# One compression at most, and only those transfer.py decodes within its cap.
+JSON = {"Content-Type": "application/json", "Accept-Encoding": "gzip, deflate"}
 # Every exception httpx raises (timeouts are handled before: they stop with `timeout`).
 HTTPX_ERRORS = (httpx.HTTPError, httpx.InvalidURL, httpx.CookieConflict, httpx.StreamError)
 UNREACHABLE = ("Impossible de joindre {url} : serveur arrêté, réseau coupé ou réponse "
@@ -98,8 +101,9 @@ class OpenRouterModel:
         self._sleep = sleep
         # The key lives only inside the client's headers: no attribute, repr or record has it.
         headers = {**APP_HEADERS, "Authorization": f"Bearer {key}"}
-        if transport is None and sys.platform == "emscripten":  # the browser: no socket
-            transport = BrowserTransport()
+        if transport is None:  # the browser makes the request; else sockets that end in time
+            transport = BrowserTransport() if sys.platform == "emscripten" else (
+                DeadlineTransport())
         self._client = httpx.Client(transport=transport, headers=headers)
         secrets.register(self)  # whatever a tool prints, this key becomes *** (secrets.redact)
 
@@ -126,7 +130,7 @@ class OpenRouterModel:
             # len(messages): where the reply will stand, for the ids of calls that had none.
             completion = parse_completion(self._post(encode_request(body), timeout), record,
                                           len(messages), self.url)
-        except ApiError as error:  # a server may quote the key back (an echo, a chatty proxy)
+        except HarnessError as error:  # a server may quote the key back (an echo, a proxy)
             error.hide(key)
             raise
         # ...in a 200 reply too (content, tool arguments, finish_reason, usage): it never
@@ -157,21 +161,22 @@ class OpenRouterModel:
         return prices.get(self.name)
 
     def _post(self, payload: bytes, timeout: float) -> Any:
-        """POST, trying again on 429/502/503 while retries and time are left; the JSON answer."""
+        """POST, trying again on a transient error while retries and time are left."""
         deadline = time.monotonic() + timeout
         attempt = 0
         while True:
-            status, header, data = within(deadline, timeout,
+            status, headers, data = within(deadline, timeout,
                                            partial(self._exchange, payload, deadline, timeout))
             if 200 <= status < 300:
                 body = parse_body(status, data)
-                # An error inside a 200 (OpenRouter): retried like HTTP when its code is.
+                # An error inside a 200 (OpenRouter): retried like HTTP when its cause is.
                 error = embedded_error(body, self.url)
                 if error is None:
                     return body
             else:
-                error = http_error(status, data.decode("utf-8", "replace"), header, self.url)
-            if error.status not in RETRY_STATUSES or attempt >= self.max_retries:
+                error = http_error(status, data.decode("utf-8", "replace"),
+                                   headers.get("retry-after"), self.url)
+            if not worth_retrying(error, headers) or attempt >= self.max_retries:
                 raise error
             # The server's own Retry-After first, else 1 s, 2 s, 4 s...
             wait = min(error.retry_after if error.retry_after is not None else 2.0**attempt,
@@ -185,30 +190,24 @@ class OpenRouterModel:
             attempt += 1
 
     def _exchange(self, payload: bytes, deadline: float, timeout: float
-                  ) -> tuple[int, str | None, bytes]:
-        """One POST. The body is read in chunks: cut at the deadline or past MAX_REPLY_BYTES.
+                  ) -> tuple[int, dict[str, str], bytes]:
+        """One POST: its status, the headers that say when to try again, its decoded body.
 
-        httpx's timeout applies to each read: a server sending one byte a second would
-        never trip it. Checking the clock between chunks bounds the whole answer.
+        Every read of the socket ends by the deadline (transfer.DEADLINE), and the body is
+        decoded as it comes, cut past MAX_REPLY_BYTES (transfer.read_body).
         """
+        token = DEADLINE.set(deadline)
         try:
             with self._client.stream("POST", self.url, content=payload, headers=JSON,
                                      timeout=max(deadline - time.monotonic(), 0.001)) as response:
-                data = bytearray()
-                for chunk in response.iter_bytes():
-                    data += chunk
-                    if len(data) > MAX_REPLY_BYTES:
-                        raise ApiError(response.status_code, "reply too large", explication=(
-                            f"La réponse dépasse {french_number(MAX_REPLY_BYTES)} octets : "
-                            "ce n’est pas une "
-                            "réponse de modèle (serveur défaillant ?). Vérifiez base_url."))
-                    if time.monotonic() > deadline:
-                        raise ModelTimeout(timeout)
-                return response.status_code, response.headers.get("Retry-After"), bytes(data)
+                data = read_body(response, deadline, timeout, MAX_REPLY_BYTES, self.url)
+                said = {k: response.headers[k] for k in RETRY_HEADERS if k in response.headers}
+                return response.status_code, said, data
         except httpx.TimeoutException as exc:
             raise ModelTimeout(timeout) from exc
-        except HTTPX_ERRORS as exc:  # refused, DNS, connection cut, a lying Content-Encoding...
-            why = BROKEN if isinstance(exc, httpx.DecodingError) else UNREACHABLE
+        except HTTPX_ERRORS as exc:  # refused, DNS, connection cut...
             raise ApiError(None, f"{type(exc).__name__}: {exc}",
-                           explication=why.format(url=self.url)) from exc
+                           explication=UNREACHABLE.format(url=self.url)) from exc
+        finally:
+            DEADLINE.reset(token)
 

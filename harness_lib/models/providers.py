@@ -1,13 +1,10 @@
-"""Explanations that lead to the fix: what an error means for *this* provider.
+"""Which provider answered, and where its keys are made: a refused key leads to the fix.
 
-The same status says different things on different servers: a 401 from OpenAI
-means the key is not an OpenAI key, and the place to get one is OpenAI's; a 404
-from OpenRouter may mean that no provider of this model accepts tools, which the
-harness always sends. `explain` reads the provider's own words and `base_url`,
-and returns the French sentence that says what to do, or None (then the status
-decides, http_errors.py).
+A 401 from OpenAI means the key is not an OpenAI key, and the place to get one is
+OpenAI's, not OpenRouter's. `wrong_key` reads `base_url` and says which provider
+refused the key and where that provider's keys are made (causes.py's « Clé refusée »).
 
->>> why = explain(401, "Incorrect API key provided", "https://api.openai.com/v1")
+>>> why = wrong_key("https://api.openai.com/v1")
 >>> why[:42], "créez-en une sur https://platform.openai.com/api-keys" in why
 ('Clé d’API invalide ou révoquée pour OpenAI', True)
 """
@@ -27,18 +24,6 @@ PROVIDERS: tuple[tuple[str, str, str], ...] = (
     ("api.together.xyz", "Together", "https://api.together.ai/settings/api-keys"),
     ("api.anthropic.com", "Anthropic", "https://console.anthropic.com/settings/keys"),
 )
-NO_TOOLS = ("Ce modèle ne sait pas appeler d’outils : aucun fournisseur de OpenRouter ne le "
-            "sert avec `tools`, or la boucle envoie toujours ses outils. Choisissez un modèle "
-            "qui en a (la liste : https://openrouter.ai/models?supported_parameters=tools), "
-            "par exemple openai/gpt-4o-mini, le modèle par défaut.")
-DATA_POLICY = ("Aucun fournisseur de ce modèle ne respecte vos réglages de confidentialité "
-               "OpenRouter (entraînement sur vos données, rétention) : changez-les sur "
-               "https://openrouter.ai/settings/privacy, ou choisissez un autre modèle.")
-MAX_TOKENS = ("Vos crédits ne couvrent pas la plus longue réponse que cette requête autorise "
-              "(max_tokens) : baissez max_tokens (OpenRouterModel(max_tokens=1000), ou "
-              "--max-tokens 1000), ou rechargez le compte (https://openrouter.ai/settings/credits).")
-CREDITS = ("Plus de crédits sur le compte : rechargez-le, ou utilisez un modèle gratuit ou "
-           "simulé.")
 
 
 def provider_of(url: str) -> tuple[str, str | None]:
@@ -51,20 +36,6 @@ def provider_of(url: str) -> tuple[str, str | None]:
     known = {known_host: (name, page) for known_host, name, page in PROVIDERS}
     name, page = known.get(host.split(":")[0], (f"le serveur {host or '?'}", None))
     return name, page
-
-
-def explain(status: int, message: str, url: str) -> str | None:
-    """The French explanation of this error for this provider; None: the status decides."""
-    text = message.lower()
-    if status == 404 and "support tool use" in text:
-        return NO_TOOLS
-    if status == 404 and "data policy" in text:
-        return DATA_POLICY
-    if status == 402:
-        return MAX_TOKENS if "max_tokens" in text else CREDITS
-    if status == 401 or (status in (400, 403) and "api key" in text and "valid" in text):
-        return wrong_key(url)
-    return None
 
 
 def wrong_key(url: str) -> str:

@@ -12,6 +12,7 @@ only what the next request could not carry, each change said in `notes`:
   its result can answer it (RULE 2); Gemini accepts such ids back;
 - `arguments` sent as an object becomes the JSON text the API expects; a missing
   `type` becomes "function";
+- a legacy `function_call` (no `tool_calls`) becomes `tool_calls[0]`, with a local id;
 - a `name` the API would refuse next time (`null`, or not letters, digits, _ and -)
   is dropped: it is optional for an assistant message.
 
@@ -53,6 +54,8 @@ def assistant_message(raw: dict[str, Any], position: int) -> tuple[Message, list
         raise malformed(f"tool_calls est {_kind(calls)}, pas une liste")
     notes: list[str] = []
     message: Message = {**raw, "role": "assistant"}  # every field kept, in its order
+    if raw.get("function_call") is not None and not calls:  # the legacy form of one call
+        calls = [legacy_call(message.pop("function_call"), position, notes)]
     tool_calls = [_tool_call(k, call, position, notes) for k, call in enumerate(calls or [])]
     if tool_calls:
         message["tool_calls"] = tool_calls
@@ -69,6 +72,17 @@ def assistant_message(raw: dict[str, Any], position: int) -> tuple[Message, list
         message["content"] = ""
         notes.append("content liste vide sans demande d’outil : remplacé par \"\"")
     return message, notes
+
+
+def legacy_call(function: object, position: int, notes: list[str]) -> dict[str, Any]:
+    """A `function_call` (the API's form before tool_calls: Azure's GPT-4, older servers)
+    as the tool call it is: read, run and answered like any other, never dropped."""
+    if not isinstance(function, dict):
+        raise malformed(f"function_call est {_kind(function)}, pas un objet name/arguments")
+    call_id = f"call_{position}_0"
+    notes.append(f"function_call (ancienne forme d’un appel d’outil) lu comme tool_calls[0], "
+                 f"id local {call_id}")
+    return {"id": call_id, "type": "function", "function": function}
 
 
 def _part(part: object) -> bool:

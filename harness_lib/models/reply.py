@@ -22,10 +22,11 @@ harness_lib.errors.ApiError: HTTP 200 : invalid JSON body: '{"choices": NaN}'
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import ApiError
-from .http_errors import http_error, too_deep
+from ..text import dollars
+from .http_errors import ProviderError, html_summary, http_error, too_deep
 from .model import Completion
 from .received import assistant_message
 
@@ -50,33 +51,39 @@ def parse_body(status: int, data: bytes) -> Any:
             return value
     except (ValueError, RecursionError):  # UnicodeError is a ValueError
         pass
-    raise ApiError(status, f"invalid JSON body: {text[:200]!r}", explication=NOT_JSON,
+    shown = html_summary(text) or repr(text[:200])  # an HTML page is never shown raw
+    raise ApiError(status, f"invalid JSON body: {shown}", explication=NOT_JSON,
                    body={"text": text[:2000]})
 
 
-def embedded_error(data: Any, url: str = "") -> ApiError | None:
-    """The error a 200 body carries, with the provider's words and code, or None.
+def embedded_error(data: Any, url: str = "") -> ProviderError | None:
+    """The error a 200 body carries, with the provider's words and its cause, or None.
 
-    Two places: the body itself (`{"error": ...}`), or the first choice, which
-    OpenRouter ends with `finish_reason: "error"` and its own `error` object when the
-    provider failed in the middle of its answer. The status is the code the provider
-    wrote (429, 502...), so that a transient one is retried like an HTTP one.
+    Two places: the body itself (`{"error": ...}`, whatever its value but null), or the
+    first choice, which OpenRouter ends with `finish_reason: "error"` and its own `error`
+    object when the provider failed in the middle of its answer. The status is the code
+    the provider wrote (429, 502...), so that a transient one is retried like an HTTP one.
     """
     choices = data.get("choices") if isinstance(data, dict) else None
     first = choices[0] if isinstance(choices, list) and choices else {}
     first = first if isinstance(first, dict) else {}
-    if isinstance(data, dict) and data.get("error"):
-        found: Any = data
-    elif first.get("error") or first.get("finish_reason") == "error":
-        found = {"error": first.get("error") or {"message": "finish_reason: error"}}
+    in_reply = not (isinstance(data, dict) and data.get("error") is not None)
+    if not in_reply:
+        found: Any = data["error"]
+    elif first.get("error") is not None or first.get("finish_reason") == "error":
+        found = first.get("error") or {"message": "finish_reason: error"}
     else:
         return None
-    code = found["error"].get("code") if isinstance(found["error"], dict) else None
+    code = found.get("code") if isinstance(found, dict) else None
+    code = int(code) if isinstance(code, str) and code.isdigit() else code
     status = code if type(code) is int and 400 <= code < 600 else 200
-    error = http_error(status, json.dumps(found), url=url)
-    if status == 200:  # no usable code: say what happened, in the provider's words
-        error.explication = (f"{IN_200}Le fournisseur s’est arrêté sur une erreur au milieu de "
-                             f"sa réponse : « {error.message} ». Réessayez.")
+    error = http_error(status, json.dumps({"error": found}), url=url, in_reply=in_reply)
+    if error.cause is None and status == 200:  # no known cause: the provider's words
+        said = ("Le fournisseur s’est arrêté sur une erreur au milieu de sa réponse"
+                if in_reply else "Son message")
+        error.explication = (f"{IN_200}{said} : « {error.message} ». "
+                             "Réessayez ; si elle revient, changez de modèle "
+                             "(HARNESS_MODEL ou --model).")
     else:
         error.explication = IN_200 + error.explication
     return error
@@ -104,7 +111,14 @@ def parse_completion(data: Any, request: dict[str, Any], position: int = 0,
     finish = first.get("finish_reason")
     if not isinstance(finish, str) or not finish:
         finish = "tool_calls" if message.get("tool_calls") else "stop"
+    if finish == "function_call":  # the legacy name of the same stop: a tool call
+        finish = "tool_calls"
     counts, cost = read_usage(data.get("usage"))
+    upstream = byok_cost(data.get("usage"))
+    if upstream is not None:  # your own provider key: it bills you, OpenRouter adds its fee
+        notes.append(f"coût BYOK : {dollars(upstream)} facturé par le fournisseur de votre "
+                     f"clé, plus {dollars(cost or 0.0)} par OpenRouter")
+        cost = (cost or 0.0) + upstream
     return Completion(message, finish, counts or None, request, cost, notes)
 
 
@@ -120,6 +134,27 @@ def read_usage(usage: object) -> tuple[dict[str, int], float | None]:
     counts = {k: v for k, v in usage.items() if type(v) is int and v >= 0}
     cost = usage.get("cost")  # OpenRouter: dollars actually charged for this call
     counts.pop("cost", None)  # an integer cost (0) is a price, not a token count
-    if isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < float("inf"):
-        return counts, float(cost)  # not a boolean, NaN, or -1 for "unknown"
-    return counts, None
+    return counts, float(cost) if _dollars(cost) else None
+
+
+def byok_cost(usage: object) -> float | None:
+    """What the provider of your own key billed (OpenRouter's BYOK mode), or None.
+
+    There `usage.cost` is only OpenRouter's fee (often 0); the spend itself is in
+    `cost_details.upstream_inference_cost`. Without BYOK, that figure is `cost` again.
+
+    >>> byok_cost({"cost": 0, "is_byok": True,
+    ...            "cost_details": {"upstream_inference_cost": 0.0003253}})
+    0.0003253
+    """
+    if not isinstance(usage, dict) or usage.get("is_byok") is not True:
+        return None
+    details = usage.get("cost_details")
+    upstream = details.get("upstream_inference_cost") if isinstance(details, dict) else None
+    return float(upstream) if _dollars(upstream) else None
+
+
+def _dollars(value: object) -> TypeGuard[float]:
+    """A price: a number, not a boolean, NaN, infinite or -1 for « unknown »."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and 0 <= value < float("inf"))

@@ -23,6 +23,8 @@ from ...errors import ApiError, HarnessError, ModelTimeout
 from ...messages import got, read_call
 from ...mock import Problem
 from ...models import Completion
+from ...models.causes import CONTEXT, FILTER
+from ...models.http_errors import ProviderError
 from ...text import dollars, french_number, plural, shorten
 from ...tools import workspace_tools
 from ..drawing.diagram import transcript
@@ -150,13 +152,23 @@ def _call_row(request: dict[str, Any]) -> str:
 def _error_title(error: ApiError) -> str:
     if error.status is None:
         return "Pas de réponse du modèle"
-    return f"L’API refuse la requête : HTTP {error.status}"
+    cause = cause_of(error)
+    return f"L’API refuse la requête : HTTP {error.status}" + (f" ({cause})" if cause else "")
+
+
+def cause_of(error: ApiError) -> str:
+    """The cause's short name when the provider's words say it (models/causes.py), or ""."""
+    cause = error.cause if isinstance(error, ProviderError) else None
+    return cause.name if cause is not None else ""
 
 
 def _never_seen(error: ApiError) -> str:
     """The refusal's consequence, said first: the API answers, not the model."""
     if error.status is None:
         return "<p>Aucune réponse : le modèle n’a rien répondu à cette conversation.</p>"
+    if isinstance(error, ProviderError) and error.cause not in (None, CONTEXT, FILTER):
+        return ("<p>C’est le fournisseur qui répond, pas le modèle, et la cause n’est pas dans "
+                "votre liste messages[] : l’explication ci-dessous dit quoi changer.</p>")
     return ("<p>C’est l’API qui répond, pas le modèle : elle refuse la requête avant de la "
             "transmettre, et le modèle ne verra jamais cette conversation.</p>")
 
@@ -167,6 +179,8 @@ def _error(error: ApiError) -> str:
     rows = f"<li>Message du fournisseur : <code>{_esc(error.message)}</code></li>"
     if param:
         rows += f"<li>param : <code>{_esc(param)}</code></li>"
+    if cause := cause_of(error):
+        rows += f"<li>Cause : <b>{_esc(cause)}</b></li>"
     return f"<ul>{rows}<li>Explication : {_esc(error.explication)}</li></ul>"
 
 

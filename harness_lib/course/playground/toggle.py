@@ -32,14 +32,14 @@ from IPython import get_ipython
 from IPython.display import display
 from ipywidgets.widgets.widget_string import TextStyle
 
-from ...errors import HarnessError, MissingKey
+from ...errors import ApiError, HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
 from ...messages import Message
 from ...mock import MockModel, check_conversation
 from ...models import DEFAULT_MODEL, Completion, Model
 from ..player import figure
 from ..player.renderer import library
-from .replies import default_tools, outputs, render, tools_error, unexpected
+from .replies import cause_of, default_tools, outputs, render, tools_error, unexpected
 
 __all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render: for tests
 
@@ -77,6 +77,7 @@ class Playground:
         self._key = ""
         self._real: tuple[tuple[str, str], Model] | None = None  # built once per (key, model)
         self._shown_in: int | None = None
+        self._said = ""  # the last real call's failure, under the status: its cause, what to do
         # The harness-* classes, given at creation: stable hooks for the browser test. One
         # Layout and one TextStyle shared: each widget would otherwise bring its own (each
         # one more widget model, one more message). real_box keeps its own: it is hidden.
@@ -155,7 +156,17 @@ class Playground:
             text += f" {IN_THIS_TAB}" if IN_BROWSER else ""
         else:
             text = NO_KEY
-        self.status.value = f"<i>{html.escape(text)}</i>"
+        said = f"<br><b>{html.escape(self._said)}</b>" if real and self._said else ""
+        self.status.value = f"<i>{html.escape(text)}</i>{said}"
+
+    def tell(self, result: object) -> None:
+        """Say under the toggle why the last real call failed (its cause), or nothing."""
+        cause = cause_of(result) if isinstance(result, ApiError) else ""
+        said = f"Dernier appel : {cause}. {result.explication}" if (
+            cause and isinstance(result, ApiError)) else ""
+        if said != self._said:
+            self._said = said
+            self._refresh()
 
     def _name(self) -> str:
         return self.model_id.value.strip() or DEFAULT_MODEL
@@ -215,6 +226,8 @@ def send(messages: object, tools: object = None, *, show: bool = True) -> Comple
     key = _shared.api_key() if _shared is not None else ""
     if len(key) >= 8 and isinstance(result, HarnessError):  # a provider may quote the key back
         result.hide(key)
+    if _shared is not None and _shared.choice.value == REAL:
+        _shared.tell(result)  # a cause the learner must act on stays in sight, under the toggle
     if show:
         for part in outputs(messages, schemas, result, problems):
             for bundle in _bundles(part, key):
