@@ -212,6 +212,35 @@ def long_diagrams(repeat: int, sizes: Sequence[int] = (5_000, 20_000)) -> list[R
     return results
 
 
+JUMP_CODE = """
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import run as bench
+from harness_lib.course.player.player import Player
+steps, repeat = int(sys.argv[2]), int(sys.argv[3])
+player = Player(bench.long_trace(steps))
+walls, cpus = [], []
+for i in range(1, repeat + 1):  # forward, far from what is prepared: each jump prepares anew
+    wall, cpu = bench.clocks(player.go, player.total * i // (repeat + 1))
+    walls.append(wall)
+    cpus.append(cpu)
+mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
+print(json.dumps({"wall": walls, "cpu": cpus, "mb": mb, "total": player.total}))
+"""
+
+
+def player_jump(repeat: int, steps: int = 50_000) -> list[Result]:
+    """A slider jump on a very long run (the kernel prepares the steps around the new one),
+    and the most memory the process holds, trace and player included: a fresh process."""
+    out = subprocess.run([sys.executable, "-c", JUMP_CODE, str(ROOT / "bench"), str(steps),
+                          str(max(repeat, 1))], cwd=ROOT, capture_output=True, text=True,
+                         check=True, timeout=600)
+    found = json.loads(out.stdout)
+    return [Result(f"player jump, {found['total']} steps", "ms", found["wall"], 1000,
+                   found["cpu"]),
+            Result(f"  memory, {found['total']} steps", "MB", [found["mb"]], 1024)]
+
+
 def hostile_inputs(repeat: int) -> list[Result]:
     """What a model could send to slow the harness: a 40 000-character mission to the mock,
     10 000-character commands (the cap) to the policy. The worst of the hostile commands."""
@@ -394,6 +423,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     results += [] if args.quick else [harness_overhead(repeat, 100, None)]
     results += diagram_work(repeat, sizes) + player_step(repeat, sizes)
     results += long_diagrams(repeat, (200, 800) if args.quick else (5_000, 20_000))
+    results += player_jump(repeat, 2_000 if args.quick else 50_000)
     results += hostile_inputs(repeat)
     results += otlp_import(repeat, 2_000 if args.quick else 100_000)
     results += [] if args.quick else notebooks(repeat)

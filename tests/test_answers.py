@@ -129,3 +129,32 @@ def test_short_text_variants_mistakes_and_escaping() -> None:
 def test_an_open_question_has_a_model_answer_and_no_grade() -> None:
     q = Open("Que faites-vous ?", "<p>Relever la limite.</p>")
     assert q.solution == "<p>Relever la limite.</p>" and not hasattr(q, "grade")
+
+
+class Hostile:
+    """An answer that refuses to be read: its str() and == raise."""
+
+    def _no(self, *_args: object) -> object:
+        raise RuntimeError("illisible")
+
+    __str__ = __repr__ = __eq__ = _no
+
+
+@pytest.mark.parametrize("typed", [10**400, -10**400, "1e400", float("nan"), float("inf")])
+def test_a_number_too_large_to_compare_is_said_in_french(typed: object) -> None:
+    with pytest.raises(ValueError, match="n’est pas un nombre"):
+        parse_number(typed)  # type: ignore[arg-type]
+    verdict = Numeric("Combien ?", 3).grade(typed)  # type: ignore[arg-type]
+    assert verdict.ok is None and "n’est pas un nombre" in verdict.text
+
+
+def test_no_answer_yet_asks_for_one_and_odd_types_are_read_as_text() -> None:
+    number, text = Numeric("Combien ?", 3), ShortText("Quel rôle ?", ("tool",))
+    choice = MultipleChoice("Qui ?", ("a", "b"), 1, ("Non.", "Oui."))
+    assert number.grade(None).ok is None and "Écrivez un nombre" in number.grade(None).text
+    assert text.grade(None).ok is None and "Écrivez une réponse" in text.grade(None).text
+    assert text.grade(42).ok is False and "«\u00a042\u00a0»" in text.grade(42).text  # as text
+    assert text.grade(["tool"]).ok is False and number.grade({"a": "b"}).ok is None
+    assert choice.grade(True).ok is None  # True is no choice, though it is 1 to Python
+    assert "un objet Hostile" in text.grade(Hostile()).text
+    assert number.grade(Hostile()).ok is None

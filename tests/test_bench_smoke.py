@@ -38,7 +38,8 @@ def test_quick_run_writes_a_report_with_every_measure(bench, tmp_path, capsys) -
     report = json.loads(out.read_text(encoding="utf-8"))
     names = [r["name"] for r in report["results"]]
     assert [r.name for r in results] == names
-    for prefix in ("import harness_lib", "harness overhead", "diagram,", "player.go"):
+    for prefix in ("import harness_lib", "harness overhead", "diagram,", "player.go",
+                   "player jump"):
         assert any(name.startswith(prefix) for name in names), prefix
     assert not any(name.startswith("notebook") for name in names), "--quick skips notebooks"
     assert report["command"] == f"python bench/run.py --quick --out {out}"

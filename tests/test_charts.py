@@ -83,3 +83,20 @@ def test_tables_escape_what_they_show() -> None:
 def test_french_numbers() -> None:
     assert (fr(0), fr(999), fr(2370), fr(1234567)) == ("0", "999", "2\u202f370",
                                                        "1\u202f234\u202f567")
+
+
+def test_a_long_context_draws_one_block_per_role_beside_the_steps_own() -> None:
+    """Beyond MANY entries each would be thinner than a pixel: the older entries of one
+    role are one block (a 50 000-step run drew 25 000 per step), the step's own apart."""
+    from harness_lib.course.drawing.charts import MANY, context_bar
+    from harness_lib.course.drawing.diagram import Entry
+
+    entries = [Entry("system", 100, "Prompt système")] + [
+        Entry("tool" if i % 2 else "assistant", 10, f"message {i}") for i in range(MANY * 3)]
+    bar = context_bar(entries, 1, 10_000)
+    blocks = re.findall(r'<div title="([^"]*)"', bar)
+    assert len(blocks) == 4 and bar.count(ADDED_STYLE) == 1  # system, assistant, tool, new
+    assert "assistant" in blocks[1] and "180 messages" in blocks[1]
+    assert f"<b>{fr(3700)}</b> tokens" in bar  # the total still counts every entry
+    few = context_bar(entries[:MANY], 1, 10_000)
+    assert len(re.findall(r'<div title="', few)) == MANY  # one block per entry, as before

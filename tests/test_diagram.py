@@ -171,6 +171,42 @@ def test_a_directive_in_a_label_cannot_restyle_the_diagram() -> None:
     assert diagram.steps[0].text == trap
 
 
+DIRECTIVE = '%%{init: {"theme": "dark", "themeCSS": "body { display: none }"}}%%'
+
+
+def test_directives_in_a_readme_a_mission_and_a_reply_never_reach_mermaid() -> None:
+    """A README, a mission and the model's reply (which quotes the README) that hold a
+    directive, one of them long enough to be cut by a label's limit: no `%%{` in any Mermaid
+    text the course writes (a directive restyles the player, an unclosed one swallows the
+    rest of the diagram), and every arrow survives, in the player and in the static copy."""
+    import html as html_module
+
+    from harness_lib import MockModel, run, workspace_tools
+    from harness_lib.course.drawing.charts import static_html
+    from harness_lib.course.drawing.hub import hub_mermaid
+    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+    from harness_lib.course.player.state import state
+
+    root = example_workspace("mini")
+    readme = f"{'x' * 60} {DIRECTIVE}\n{DIRECTIVE}\n" + (root / "README.md").read_text()
+    (root / "README.md").write_text(readme, encoding="utf-8")
+    done = run(f"{README_TASK} {DIRECTIVE}", MockModel(), workspace_tools(root))
+    replies = [e.text for e in done.trace.events if e.kind in ("answer", "tool_result")]
+    assert any(DIRECTIVE in text for text in replies)  # the data holds the directive
+    d = from_trace(done.trace)
+    whole = to_mermaid(d)
+    texts = [whole, *(to_mermaid(d, upto=k, window=7, label_limit=20, rows=2)
+                      for k in range(len(d.steps) + 1)),
+             *(hub_mermaid(d, k) for k in range(len(d.steps) + 1))]
+    assert not [t for t in texts if "%%{" in t or "}%%" in t]
+    assert "%%{" not in state(d, len(d.steps)).mermaid.split("\n", 1)[1]  # but our own look
+    drawn = [line for line in whole.splitlines() if ARROW_LINE.match(line)]
+    assert len(parse(whole).steps) == len(d.steps) == len(drawn)
+    static = re.findall(r'<pre class="harness-mermaid">(.*?)</pre>', static_html(d), re.DOTALL)
+    assert len(parse(html_module.unescape(static[0])).steps) == len(d.steps)
+    assert parse(whole).title == d.title and "%%{init" in d.title  # said, as text, and cut
+
+
 def test_long_labels_are_shortened() -> None:
     assert escape("x" * 80) == "x" * 80
     assert escape("x" * 500) == "x" * 79 + "…"
@@ -237,6 +273,7 @@ def test_round_trip_restores_newlines_in_arrow_labels(d: Diagram) -> None:
 @given(diagrams())
 def test_any_label_gives_safe_mermaid_lines(d: Diagram) -> None:
     text = to_mermaid(d)
+    assert "%%{" not in text  # no directive from data, in labels, `%%` lines or accTitle
     for line in text.split("\n"):
         assert line.splitlines() in ([line], []), "one line stays one line"
         if not line.strip().startswith(("%%", "accTitle:", "accDescr:")):

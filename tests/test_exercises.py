@@ -339,3 +339,41 @@ def test_a_question_is_one_widget_model_and_ignores_odd_messages() -> None:
     assert click(q, "check", "234 000").startswith("<p>✔") and q.solved
     choice = question_by_id("07-normal")
     assert "Choisissez" in click(choice, "check", True) and choice.attempts == 0
+
+
+class Hostile:
+    """An answer that refuses to be read: its str(), repr(), == and hash raise."""
+
+    def _no(self, *_args: object) -> object:
+        raise RuntimeError("illisible")
+
+    __str__ = __repr__ = __eq__ = __hash__ = _no
+
+
+KINDS = ["01-qui-execute", "01-second-appel", "02-champ-id"]  # a choice, a number, a text
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_check_before_any_answer_asks_for_one(name: str) -> None:
+    q = question_by_id(name)
+    assert q.check() is None and q.attempts == 0
+    assert any(w in q.widget.feedback for w in ("Choisissez", "Écrivez"))
+
+
+@pytest.mark.parametrize("name", KINDS)
+@pytest.mark.parametrize("answer", [10**400, "1e400", 3, 2.5, [1], {"a": 1}, True, Hostile()])
+def test_check_answer_never_raises(name: str, answer: Any) -> None:
+    assert check_answer(name, answer) is False
+
+
+@pytest.mark.parametrize("name", KINDS)
+@pytest.mark.parametrize("message", [
+    [1], {"event": ["check"]}, {"event": {"a": 1}}, {"event": "check", "value": [1]},
+    {"event": "check", "value": {"a": 1}}, {"event": "check", "value": 10**400},
+    {"event": "check", "value": 3}, "check", None])
+def test_any_message_from_the_page_gets_a_french_answer(name: str, message: Any) -> None:
+    q = question_by_id(name)
+    q._clicked(q.widget, message, [])
+    q.widget.value = 10**400 if name != "01-qui-execute" else 7
+    q.check()  # what the page could have left in the value, graded without an exception
+    assert "Error" not in q.widget.feedback and q.widget.feedback

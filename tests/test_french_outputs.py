@@ -128,7 +128,7 @@ def output_texts(output: dict[str, Any]) -> Iterator[str]:
         yield f"{output.get('ename')}: {output.get('evalue')}"
 
 
-HTML_TRAITS = {"texts", "knowns", "captions", "prompt", "feedback", "value", "titles"}
+HTML_TRAITS = {"texts", "knowns", "messages", "captions", "prompt", "feedback", "value", "titles"}
 PLAIN_TRAITS = {"choices", "transcript", "placeholder", "description", "check_label",
                 "show_label", "tooltip", "alt"}
 # What the player draws, per step; what a figure draws (send()'s conversation).

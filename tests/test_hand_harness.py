@@ -183,3 +183,42 @@ def test_any_argument_name_reaches_the_tool() -> None:
     said = harness.execute(call)
     assert said.startswith("Erreur") and "name" in said  # the schema refuses the extra field
     assert harness.runs[-1].arguments == {"path": "README.md", "name": 1, "self": 2}
+
+
+class Hostile:
+    """A value that refuses to be read: str(), repr(), ==, hash, len, iter all raise."""
+
+    def _no(self, *_args: object) -> object:
+        raise RuntimeError("illisible")
+
+    __str__ = __repr__ = __eq__ = __hash__ = __len__ = __iter__ = __bool__ = _no
+
+
+ENGLISH = ("Error", "Traceback", "object has no", "not supported", "illisible")
+
+
+def test_hostile_values_after_a_reply_get_french_answers() -> None:
+    harness, messages, reply = start()
+    for sent in (Hostile(), {"role": "user", "content": "x"}, [Hostile(), user("x")]):
+        answer = harness.call(sent, show=False)  # refused by the API, said in French
+        assert isinstance(answer, ApiError) and not any(w in answer.explication for w in ENGLISH)
+        with capture_output() as shown:
+            harness.call(sent)  # the checks and the refusal displayed
+        assert "illisible" not in str(shown.outputs)
+    said = harness.check([Hostile(), user("x")])
+    assert [f.ok for f in said] == [False] and "messages[0] est un objet Hostile" in said[0].text
+    assert harness.check([{"role": "user", "content": Hostile()}])[0].ok is False
+    assert harness.run(Hostile()).startswith("Erreur : le nom de l’outil doit être un texte")
+    with pytest.raises(TourError) as bad:
+        harness.request(Hostile())
+    assert "request attend une réponse du modèle" in bad.value.explication
+
+
+def test_turn_reads_a_number_typed_as_text_and_explains_the_rest() -> None:
+    harness, messages, reply = start()
+    again, first = harness.turn("1")  # as harness.turn(1)
+    assert again == messages and first is reply
+    for wrong in (None, True, "un", 1.5, Hostile()):
+        with pytest.raises(TourError) as bad:
+            harness.turn(wrong)  # type: ignore[arg-type]
+        assert "turn attend le numéro d’un appel" in bad.value.explication, wrong

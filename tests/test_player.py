@@ -18,9 +18,10 @@ from course_players import PLAYERS
 from harness_lib.course.drawing.charts import ADDED_STYLE
 from harness_lib.course.drawing.diagram import Diagram, from_trace, totals_at
 from harness_lib.course.drawing.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
+from harness_lib.course.drawing.message_json import fill
 from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
 from harness_lib.course.player import player as player_module
-from harness_lib.course.player.known import call_steps
+from harness_lib.course.player.known import call_steps, shown_html
 from harness_lib.course.player.narration import step_note
 from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
 from harness_lib.course.player.state import (
@@ -30,7 +31,6 @@ from harness_lib.course.player.state import (
     diagram_output,
     drawn_arrows,
     drawn_width,
-    known_html,
     label_limit,
 )
 from harness_lib.limits import Limits
@@ -173,9 +173,11 @@ def test_a_mock_run_shows_the_exact_messages_at_each_step() -> None:
     assert state(diagram, 1).turn_label == ""  # the mission arrives before any model call
     assert state(diagram, 2).turn_label == "tour 1 / 2"
     p = Player(trace)
-    # after the first request (step 2): the system prompt and the mission, as JSON
+    # after the first request (step 2): the system prompt and the mission, as JSON, once
+    # the browser has put the run's messages where the step says (stepper.js)
     assert html.escape(json.dumps(trace.messages_at(1), ensure_ascii=False, indent=2)) \
-        in p._text.knowns[2]
+        in fill(p._text.knowns[2], p._text.messages)
+    assert len(p._text.messages) == len(trace.messages_at(len(trace.events) - 1))
     assert all(step_note(diagram, k) for k in range(len(trace.events) + 1))
 
 
@@ -400,7 +402,7 @@ def test_a_live_step_whose_exchange_changes_gets_its_new_hub_drawing() -> None:
 
 def _views(diagram: Diagram, k: int) -> tuple[str, str]:
     """The two views of step k: (the model's, messages[] now)."""
-    shown = known_html(state(diagram, k))
+    shown = shown_html(diagram, k)  # as the browser fills it from the run's messages
     model, now = shown.split('class="harness-now-view"')
     return model, now
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ...messages import Message
 from ...tokens import message_tokens
 from ...trace import Trace
-from .diagram import ROLES, Diagram, Entry, fr, transcript
+from .diagram import ROLES, Diagram, Entry, fr, totals_of, transcript
 from .hub import hub_mermaid
 from .mermaid import to_mermaid
 
@@ -35,6 +35,10 @@ ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
                "assistant": "#1f6fb5", "tool": "#e67e22", "compact": "#16a2b8"}
 ADDED_STYLE = "outline:3px solid #111;outline-offset:-3px"  # the entries of the current step
 BOX = "font:12px/1.4 system-ui,sans-serif;max-width:760px"
+# Beyond this many entries, the bar draws the older entries of each role as one block (each
+# would be thinner than a pixel), and the current step's own entries apart: a 50 000-step
+# run's bar stays a few blocks, not one per message at every step.
+MANY = 120
 
 
 def _pct(part: int, whole: int) -> str:
@@ -51,8 +55,11 @@ def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | 
     number of tokens a compaction has just removed (0 otherwise).
     """
     fresh = set(range(len(entries) - added, len(entries)))
-    order = sorted(range(len(entries)), key=lambda i: (ROLES.index(entries[i].role), i))
-    blocks = [_block(entries[i], scale, i in fresh) for i in order]
+    by_role: dict[str, list[int]] = {role: [] for role in ROLES}  # one pass, not a sort
+    for i, entry in enumerate(entries):
+        by_role[entry.role].append(i)
+    order = [i for role in ROLES for i in by_role[role]]
+    blocks = [_block(entry, scale, new) for entry, new in _grouped(entries, order, fresh)]
     if budget is not None:  # a vertical line where the budget ends
         blocks.append(f'<div title="budget : {fr(budget)} tokens" style="position:absolute;'
                       f'left:{_pct(budget, scale)};top:-5px;bottom:-5px;'
@@ -70,6 +77,24 @@ def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | 
             f"{_legend(entries)}<div>{summary}</div></div>")
 
 
+def _grouped(entries: Sequence[Entry], order: list[int], fresh: set[int]
+             ) -> list[tuple[Entry, bool]]:
+    """The bar's blocks in order, each (entry, fresh); beyond MANY entries, the older
+    entries of one role as one block."""
+    if len(entries) <= MANY:
+        return [(entries[i], i in fresh) for i in order]
+    runs: list[list] = []  # [first entry, tokens, count, fresh]
+    for i in order:
+        entry, new = entries[i], i in fresh
+        if runs and not new and not runs[-1][3] and runs[-1][0].role == entry.role:
+            runs[-1][1] += entry.tokens
+            runs[-1][2] += 1
+        else:
+            runs.append([entry, entry.tokens, 1, new])
+    return [(first if count == 1 else Entry(first.role, tokens, f"{fr(count)} messages"), new)
+            for first, tokens, count, new in runs]
+
+
 def _block(entry: Entry, scale: int, fresh: bool) -> str:
     title = html.escape(f"{entry.role} : {fr(entry.tokens)} tokens — {entry.label}")
     style = (f"flex:none;width:{_pct(entry.tokens, scale)};min-width:2px;box-sizing:border-box;"
@@ -79,7 +104,7 @@ def _block(entry: Entry, scale: int, fresh: bool) -> str:
 
 def _legend(entries: Sequence[Entry]) -> str:
     """Tokens per role, in the colours of the bar."""
-    totals = {role: sum(e.tokens for e in entries if e.role == role) for role in ROLES}
+    totals = totals_of(entries)
     items = [f'<span style="margin-right:14px;white-space:nowrap"><span style="display:'
              f'inline-block;width:11px;height:11px;background:{ROLE_COLORS[role]};'
              f'margin-right:4px"></span>{role} {fr(tokens)}</span>'

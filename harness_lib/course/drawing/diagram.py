@@ -126,10 +126,15 @@ def ledger_at(diagram: Diagram, k: int) -> list[Entry]:
 
 def totals_at(diagram: Diagram, k: int) -> dict[str, int]:
     """Tokens per role after step k, in the order of ROLES (absent roles left out)."""
+    return totals_of(ledger_at(diagram, k))
+
+
+def totals_of(context: Sequence[Entry]) -> dict[str, int]:
+    """Tokens per role of these entries, in the order of ROLES (absent roles left out)."""
     totals: dict[str, int] = {}
-    for entry in sorted(ledger_at(diagram, k), key=lambda e: ROLES.index(e.role)):
+    for entry in context:
         totals[entry.role] = totals.get(entry.role, 0) + entry.tokens
-    return totals
+    return {role: totals[role] for role in ROLES if role in totals}
 
 
 def total_at(diagram: Diagram, k: int) -> int:

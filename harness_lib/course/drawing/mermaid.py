@@ -11,6 +11,11 @@ becomes <br>, read back as "\\n"); spaces around a label are trimmed (Mermaid
 trims them too); `%%` lines (entries, notes) and accTitle/accDescr stay on one
 line, a note keeping its own lines as several `%% note:` lines.
 
+Every text from data is escaped the same way, labels and `%%` lines and accTitle
+alike: Mermaid reads a directive (`%%{init: …}%%`, which restyles the whole diagram,
+or unclosed swallows the rest of it) anywhere in the text, comments included, so no
+`%` is ever written raw; a label is cut before it is escaped, never inside an escape.
+
 >>> d = parse('''sequenceDiagram
 ...   participant H as Harness
 ...   participant M as Modèle
@@ -81,7 +86,16 @@ _ESCAPED = re.compile(r"#([0-9]{1,7}|[A-Za-z]{2,8});|<br\s*/?>", re.IGNORECASE)
 
 def escape(label: str) -> str:
     """A label safe in a Mermaid line: « a;b » -> « a#59;b », a newline -> <br>."""
-    return _TO_ESCAPE.sub(lambda match: _ESCAPES.get(match[0], ""), shorten(label))
+    return inert(shorten(label))
+
+
+def inert(text: str) -> str:
+    """Any text safe in a Mermaid line, whole: no directive, no statement break, no HTML.
+
+    >>> inert('%%{init: {"theme": "dark"}}%% a;b')
+    '#37;#37;{init: {"theme": "dark"}}#37;#37; a#59;b'
+    """
+    return _TO_ESCAPE.sub(lambda match: _ESCAPES.get(match[0], ""), text)
 
 
 def unescape(text: str) -> str:
@@ -101,7 +115,7 @@ def _decode(match: re.Match[str]) -> str:
 
 # The parser: one line at a time, every line either understood or refused.
 
-_ID = r"[^\s:;,<>+\-#]+"  # no dash: A->>B must split into A, ->>, B
+_ID = r"[^\s:;,<>+\-#%]+"  # no dash: A->>B must split into A, ->>, B; no % (directives)
 _ARROWS = r"<<-->>|<<->>|-->>|->>|--x|-x|--\)|-\)|-->|->"  # longest first: -->> before -->
 _ARROW = re.compile(rf"({_ID})\s*({_ARROWS})\s*[+-]?({_ID})\s*:(.*)")
 _PARTICIPANT = re.compile(rf"(participant|actor)\s+({_ID})(?:\s+as\s+(.*))?")
@@ -164,7 +178,8 @@ class _Parser:
             kind, pid, label = match.groups()
             self.participants[pid] = Participant(pid, unescape(label or pid).strip(), kind)
         elif match := _ACC.fullmatch(line):
-            setattr(self, "title" if match[1] == "accTitle" else "description", match[2].strip())
+            setattr(self, "title" if match[1] == "accTitle" else "description",
+                    unescape(match[2].strip()))
         elif match := _BLOCK.fullmatch(line):
             self.open_block(match[1], unescape(match[2].strip()), number)
         elif line == "end":
@@ -184,14 +199,14 @@ class _Parser:
         elif key == "note":
             if not self.steps:
                 raise DiagramError("une note doit suivre une flèche", number)
-            self.steps[-1]["notes"].append(value)
+            self.steps[-1]["notes"].append(unescape(value))
         elif (ctx := _CTX.fullmatch(value)) is None:
             raise DiagramError("annotation ctx incomplète : attendu « ctx: RÔLE TOKENS LIBELLÉ »",
                                number)
         elif ctx[1] not in ROLES:
             raise DiagramError(f"rôle inconnu « {ctx[1]} » (attendu : {', '.join(ROLES)})", number)
         else:
-            entry = Entry(ctx[1], _tokens(ctx[2], number), ctx[3])
+            entry = Entry(ctx[1], _tokens(ctx[2], number), unescape(ctx[3]))
             (self.steps[-1]["entries"] if self.steps else self.initial).append(entry)
 
     def arrow(self, source: str, arrow: str, target: str, text: str) -> None:
@@ -254,9 +269,9 @@ def to_mermaid(diagram: Diagram, upto: int | None = None, highlight: bool = True
 
 
 def _header(diagram: Diagram, first: int = 1, shown: tuple[Step, ...] = ()) -> list[str]:
-    lines = [f"  accTitle: {one_line(diagram.title)}"] if one_line(diagram.title) else []
+    lines = [f"  accTitle: {inert(one_line(diagram.title))}"] if one_line(diagram.title) else []
     if one_line(diagram.description):
-        lines.append(f"  accDescr: {one_line(diagram.description)}")
+        lines.append(f"  accDescr: {inert(one_line(diagram.description))}")
     lines.append(f"  autonumber {first}" if first > 1 else "  autonumber")
     involved = {pid for step in shown for pid in (step.source, step.target)}
     participants = [p for p in diagram.participants if first == 1 or p.id in involved]
@@ -273,7 +288,7 @@ def _header(diagram: Diagram, first: int = 1, shown: tuple[Step, ...] = ()) -> l
 
 
 def _ctx_line(entry: Entry) -> str:
-    return f"%% ctx: {entry.role} {entry.tokens} {one_line(entry.label)}".rstrip()
+    return f"%% ctx: {entry.role} {entry.tokens} {inert(one_line(entry.label))}".rstrip()
 
 
 def wrap(text: str, limit: int, lines: int = 1) -> str:
@@ -306,4 +321,4 @@ def _step_lines(step: Step, label_limit: int = LABEL_LIMIT, lines: int = 1) -> l
     lines_ += [_ctx_line(entry) for entry in step.entries]
     # A note may span lines: one `%% note:` line each, joined again by the parser.
     notes = step.note.split("\n") if step.note else []
-    return lines_ + [f"%% note: {one_line(part)}".rstrip() for part in notes]
+    return lines_ + [f"%% note: {inert(one_line(part))}".rstrip() for part in notes]

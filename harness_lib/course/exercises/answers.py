@@ -24,8 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ...text import french_number
-from .french import comma_hint, normalise, parse_number
+from ...text import french_number, shorten
+from .french import comma_hint, normalise, parse_number, said
 
 __all__ = ["MultipleChoice", "Numeric", "Open", "ShortText", "Spec", "Verdict"]
 
@@ -66,7 +66,8 @@ class MultipleChoice(_Checked):
         return self.correct
 
     def grade(self, answer: int | None) -> Verdict:
-        if not isinstance(answer, int) or not 0 <= answer < len(self.choices):
+        if not isinstance(answer, int) or isinstance(answer, bool) \
+                or not 0 <= answer < len(self.choices):
             return Verdict(None, "Choisissez une réponse, puis « Vérifier ».")
         return Verdict(answer == self.correct, self.feedback[answer])
 
@@ -117,6 +118,8 @@ class Numeric(_Checked):
         return self.answer
 
     def grade(self, answer: str | float) -> Verdict:
+        if not said(answer).strip():  # nothing typed yet
+            return Verdict(None, "Écrivez un nombre, puis « Vérifier ».")
         try:
             value = parse_number(answer)
         except ValueError as err:
@@ -161,14 +164,14 @@ class ShortText(_Checked):
         return self.answers[0] if self.answers else ""
 
     def grade(self, answer: str) -> Verdict:
-        typed = normalise(str(answer))
+        typed = normalise(said(answer))  # a number, a list…: its text, graded as any other
         if not typed:
             return Verdict(None, "Écrivez une réponse, puis « Vérifier ».")
         if typed in {normalise(a) for a in self.answers}:
             return Verdict(True, f"Oui. {self.feedback}".strip())
         known = {normalise(k): text for k, text in self.mistakes.items()}
-        said = html.escape(str(answer).strip(), quote=False)
-        return Verdict(False, known.get(typed, f"« {said} » n’est pas la réponse attendue."))
+        shown = html.escape(shorten(said(answer).strip(), 80), quote=False)
+        return Verdict(False, known.get(typed, f"« {shown} » n’est pas la réponse attendue."))
 
     def reveal(self) -> str:
         said = self.explanation or self.feedback

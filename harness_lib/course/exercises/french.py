@@ -7,12 +7,13 @@ short answers reduced to what they mean, and French typography for what widgets 
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
-from ...text import french_number
+from ...text import french_number, shorten
 
-__all__ = ["comma_hint", "normalise", "parse_number", "typography"]
+__all__ = ["comma_hint", "kind", "normalise", "parse_number", "said", "typography"]
 
 _SEPARATORS = re.compile(r"[\s'’_]")  # thousands, as people type them (NFKC made them spaces)
 _UNIT = re.compile(r"^[^\d.,+-]+|[^\d.,]+$")  # « ≈ » before, « tokens », « appels » after
@@ -24,9 +25,21 @@ def parse_number(typed: str | float) -> float:
     >>> [parse_number(t) for t in ("36 000", "36000", "0,5", "0.5", "1.234,5", "−3", "≈ 12 appels")]
     [36000.0, 36000.0, 0.5, 0.5, 1234.5, -3.0, 12.0]
     """
+    value = _number(typed)
+    if not math.isfinite(value):  # 10**400, « 1e400 », nan: no answer of the course
+        raise ValueError(f"« {shorten(said(typed), 40)} » n’est pas un nombre que l’on peut "
+                         "comparer : écrivez par exemple 36 000 ou 0,5.")
+    return value
+
+
+def _number(typed: object) -> float:
+    """The number typed, perhaps infinite; ValueError in French when it is none."""
     if isinstance(typed, (int, float)) and not isinstance(typed, bool):
-        return float(typed)
-    text = unicodedata.normalize("NFKC", str(typed)).strip().replace("−", "-")
+        try:
+            return float(typed)
+        except OverflowError:  # an int too large for a float: more than any answer
+            return math.inf if typed > 0 else -math.inf
+    text = unicodedata.normalize("NFKC", said(typed)).strip().replace("−", "-")
     text = _SEPARATORS.sub("", _UNIT.sub("", text))
     points, commas = text.count("."), text.count(",")
     if points and commas:  # the last one marks the decimals: 1.234,5 or 1,234.5
@@ -37,8 +50,33 @@ def parse_number(typed: str | float) -> float:
     try:
         return float(text.replace(",", "."))
     except ValueError:
-        raise ValueError(f"« {str(typed).strip()} » n’est pas un nombre : écrivez par exemple "
-                         "36 000 ou 0,5.") from None
+        raise ValueError(f"« {shorten(said(typed).strip(), 40)} » n’est pas un nombre : écrivez "
+                         "par exemple 36 000 ou 0,5.") from None
+
+
+def kind(value: object) -> str:
+    """What a value is, in French, without reading it (its str() may raise).
+
+    >>> kind("1"), kind(None), kind(object())
+    ('un texte', 'None', 'un objet object')
+    """
+    kinds = {str: "un texte", float: "un nombre décimal", bool: "un booléen",
+             type(None): "None", dict: "un dict", list: "une liste"}
+    return kinds.get(type(value), f"un objet {type(value).__name__}")
+
+
+def said(answer: object) -> str:
+    """An answer as text, whatever it is: an object whose str() fails is said by its type.
+
+    >>> said(3), said(["a"]), said(None)
+    ('3', "['a']", '')
+    """
+    if answer is None:
+        return ""
+    try:
+        return answer if isinstance(answer, str) else str(answer)
+    except Exception:  # a hostile object: its own str() raises
+        return f"un objet {type(answer).__name__}"
 
 
 def comma_hint(typed: str | float) -> str:

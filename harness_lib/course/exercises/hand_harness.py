@@ -35,10 +35,19 @@ from ...errors import HarnessError
 from ...messages import ToolCall, read_call
 from ...models import Completion
 from ...tools import run_tool, workspace_tools
+from ...tools.tool import ERROR
 from ..missions.scenarios import example_workspace
 from ..playground.toggle import send
+from .french import kind
 from .hand_checks import api_verdict, asked, misplaced, rule_1
 from .tool_message import Feedback, feedback_html
+
+
+def _whole(n: object) -> object:
+    """A call's number as typed: "1" or 1.0 mean 1; anything else is left as it is."""
+    if isinstance(n, str) and n.strip().isdecimal() and len(n.strip()) < 10:
+        return int(n.strip())
+    return int(n) if isinstance(n, float) and n.is_integer() and abs(n) < 1e9 else n
 
 
 class TourError(HarnessError):
@@ -85,6 +94,11 @@ class HandHarness:
         A tour cell starts with it, so that it can be run again and again: what came after
         call `n` (later calls, tools run since) is forgotten.
         """
+        n = _whole(n)  # turn("1") is turn(1)
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise TourError("turn", explication=(
+                f"turn attend le numéro d’un appel, un entier comme 1 ou 2, pas "
+                f"{kind(n)} : écrivez par exemple harness.turn(1)."))
         if not 1 <= n <= len(self.replies):
             done = len(self.replies)
             said = "n’a pas encore répondu" if not done else \
@@ -100,6 +114,11 @@ class HandHarness:
     def request(self, reply: Completion) -> dict[str, Any]:
         """The tool call `reply` asks for; if it asks none, a French explanation, not an
         IndexError (a tour played differently may have led the model to answer already)."""
+        if not isinstance(reply, Completion):
+            raise TourError("request", explication=(
+                f"request attend une réponse du modèle (ce que rend harness.call), pas "
+                f"{kind(reply)} : si l’API a refusé l’appel, corrigez messages[] et rappelez "
+                "le modèle."))
         if reply.tool_calls:
             return reply.tool_calls[0]
         n = next((i for i, r in enumerate(self.replies, 1) if r is reply), len(self.replies))
@@ -113,6 +132,9 @@ class HandHarness:
     def run(self, name: str, /, **arguments: Any) -> str:
         """Run one tool yourself, as the harness would; its result is text, errors included.
         (`name` is positional only: an argument called `name` or `self` still reaches the tool.)"""
+        if not isinstance(name, str):  # the tools' own checks say everything else
+            return (f"{ERROR}le nom de l’outil doit être un texte, comme \"read_file\", pas "
+                    f"{kind(name)}.")
         result = run_tool(ToolCall(name, arguments, "manuel"), self.tools).content
         self.runs.append(ToolRun(name, arguments, result))
         return result
@@ -138,7 +160,15 @@ class HandHarness:
         (so that no list of ✔ is followed by a refusal). Never raises."""
         if not isinstance(messages, list):
             return [Feedback(False, "messages", "messages[] doit être une liste de messages.")]
-        return self._steps(messages) + api_verdict(messages)
+        try:
+            return self._steps(messages) + api_verdict(messages)
+        except Exception:  # an object that refuses to be read (its == or str() raises)
+            odd = next((i for i, m in enumerate(messages) if not isinstance(m, dict)), None)
+            where = f"messages[{odd}] est {kind(messages[odd])}" if odd is not None else \
+                "un message contient une valeur que Python ne sait pas lire"
+            return [Feedback(False, "messages", f"Vérification impossible : {where}. Chaque "
+                             "message est un dict, comme user(\"…\") ou tool_result(…) en "
+                             "donnent.")]
 
     def _steps(self, messages: list[Any]) -> list[Feedback]:
         if not self.replies:

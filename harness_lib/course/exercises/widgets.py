@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .answers import MultipleChoice, Numeric, Open, ShortText, Spec, Verdict
-from .french import normalise, parse_number, typography
+from .french import normalise, parse_number, said, typography
 from .tool_message import REQUEST, SKELETON, SOLUTION, Feedback, check_tool_message, feedback_html
 
 __all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "MultipleChoice",
@@ -58,8 +58,8 @@ class _Exercise:
     def _clicked(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """A click in a question's page (question.js): {event: "check" or "show", value:
         the answer given}. The answer is kept, then graded or the answer revealed."""
-        action = getattr(self, EVENTS.get(content.get("event"), ""), None) \
-            if isinstance(content, dict) else None
+        event = content.get("event") if isinstance(content, dict) else None
+        action = getattr(self, EVENTS.get(event, ""), None) if isinstance(event, str) else None
         if action is not None:
             value = content.get("value")  # the page sends a choice's index, or text
             self.widget.value = value if isinstance(value, (int, str)) \
@@ -103,12 +103,13 @@ class Checked(_Exercise):
 
     def check_answer(self, answer: Any) -> bool:
         """Grade `answer` without touching the widget (for tests and notebook asserts)."""
-        return self.spec.grade(answer).ok is True
+        return graded(self.spec, answer).ok is True
 
     def check(self) -> bool | None:
-        """Grade the answer in the widget and show its feedback; None if it is no answer."""
+        """Grade the answer in the widget and show its feedback; None if it is no answer.
+        Never raises, whatever the answer."""
         answer = self.widget.value
-        verdict = self.spec.grade(answer)
+        verdict = graded(self.spec, answer)
         if verdict.ok is None:
             self._say(verdict.text)
         elif verdict.ok:
@@ -137,7 +138,7 @@ class Checked(_Exercise):
         """Two typings of one wrong answer are one try (« 36 000 » and « 36000 »)."""
         if isinstance(self.spec, Numeric):
             return parse_number(answer)  # graded already: it is a number
-        return normalise(answer) if isinstance(self.spec, ShortText) else answer
+        return normalise(said(answer)) if isinstance(self.spec, ShortText) else answer
 
     def reveal(self) -> None:
         self.revealed = True
@@ -198,7 +199,17 @@ def check_answer(name: str, answer: Any) -> bool:
     (True, False)
     """
     spec = _spec(name)
-    return not isinstance(spec, Open) and spec.grade(answer).ok is True
+    return not isinstance(spec, Open) and graded(spec, answer).ok is True
+
+
+def graded(spec: MultipleChoice | Numeric | ShortText, answer: Any) -> Verdict:
+    """spec.grade(answer), never an exception: an answer no grader reads gets a French
+    sentence (answers.py reads any number, text or list; this is the net below it)."""
+    try:
+        return spec.grade(answer)
+    except Exception:  # an object that refuses to be read (its str() or == raises…)
+        return Verdict(None, "Cette réponse ne se lit pas : écrivez un nombre ou un texte, "
+                       "ou choisissez une réponse, puis « Vérifier ».")
 
 
 def solution(name: str) -> Any:

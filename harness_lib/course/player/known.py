@@ -20,17 +20,16 @@ request the API refused reached no model: it is not a call the model received.
 from __future__ import annotations
 
 import html
-import json
 
 from ...messages import Message
 from ...text import french_number as fr
 from ...text import plural
 from ..drawing.charts import BOX, ledger_table
 from ..drawing.diagram import Diagram, Entry, ledger_at
+from ..drawing.message_json import fill, message_html, slice_html
 
 HEAD = "margin:2px 0 4px;font-weight:bold"
 COLUMN = "flex:1 1 300px;min-width:0"  # side by side at 1280 px, one above the other at 800
-PRE = "white-space:pre-wrap;max-height:360px;overflow:auto;margin:2px 0"
 NOTHING = ("Aucun appel pour l’instant : le modèle ne sait encore rien de cette mission, "
            "ni même qu’elle existe.")
 
@@ -77,6 +76,13 @@ def known_html(diagram: Diagram, k: int) -> str:
             f'<div class="harness-now-view" style="{COLUMN}">{_now_view(diagram, k)}</div></div>')
 
 
+def shown_html(diagram: Diagram, k: int) -> str:
+    """known_html as the learner reads it, once the browser has filled its slices with
+    the run's messages (stepper.js does it from the text part's `messages` list)."""
+    every = run_messages(diagram, len(diagram.steps)) or []
+    return fill(known_html(diagram, k), [message_html(m) for m in every])
+
+
 def _head(text: str) -> str:
     return f'<p style="{HEAD}">{html.escape(text)}</p>'
 
@@ -95,7 +101,7 @@ def _model_view(diagram: Diagram, k: int) -> str:
     step = diagram.steps[call - 1]
     answered = answer_step(diagram, call, k)
     traced = step.messages is not None
-    received = _messages(list(step.messages or ()), _tools(diagram)) if traced \
+    received = _messages(0, len(step.messages or ()), _tools(diagram)) if traced \
         else ledger_table(ledger_at(diagram, call), 0)
     body = _p(f"Appel {step.turn}, à l’étape {call} : voici tout ce qu’il a reçu.") + received
     if answered is None:
@@ -110,18 +116,18 @@ def _answer(diagram: Diagram, k: int) -> str:
     if step.messages is None:
         return ledger_table(step.entries, 0)
     if step.entries:  # a run's reply step adds one entry: the assistant message, last
-        return _json([step.messages[-1]])
+        return slice_html(len(step.messages) - 1, len(step.messages))
     return _p(f"« {step.text} » : cette réponse n’a jamais été ajoutée à messages[].")
 
 
 def _now_view(diagram: Diagram, k: int) -> str:
     call = last_call(diagram, k)
     head = _head("messages[] maintenant : ce que le modèle recevra au prochain appel")
-    new = since_call(diagram, k)
-    now = run_messages(diagram, k)
+    now = run_length(diagram, k)
     if now is not None:
         return head + (_now_messages(diagram, now, call) if call else
-                       _messages(now, _tools(diagram)))
+                       _messages(0, now, _tools(diagram)))
+    new = since_call(diagram, k)
     context = ledger_at(diagram, k)
     fresh = "En gras : ajouté depuis son dernier appel ; il ne le recevra qu’au prochain."
     legend = (_p(fresh) if new and call else
@@ -129,37 +135,41 @@ def _now_view(diagram: Diagram, k: int) -> str:
     return head + ledger_table(context, 0, bold={id(e) for e in new} if call else set()) + legend
 
 
-def run_messages(diagram: Diagram, k: int) -> list[Message] | None:
-    """messages[] after step k of a run (None: a hand-written diagram, only described)."""
+def run_length(diagram: Diagram, k: int) -> int | None:
+    """How many messages messages[] holds after step k of a run (None: a hand-written
+    diagram, only described). A run's steps hold prefixes of one list (`from_trace`)."""
     if not diagram.steps or diagram.steps[0].messages is None:
         return None
     if k:
-        return list(diagram.steps[k - 1].messages or ())
+        return len(diagram.steps[k - 1].messages or ())
     first = diagram.steps[0]  # before step 1: its messages minus the one it added
-    return list((first.messages or ())[: len(first.messages or ()) - len(first.entries)])
+    return len(first.messages or ()) - len(first.entries)
 
 
-def _now_messages(diagram: Diagram, now: list[Message], call: int) -> str:
+def run_messages(diagram: Diagram, k: int) -> list[Message] | None:
+    """messages[] after step k of a run (None: a hand-written diagram, only described)."""
+    length = run_length(diagram, k)
+    if length is None:
+        return None
+    return list((diagram.steps[k - 1] if k else diagram.steps[0]).messages or ())[:length]
+
+
+def _now_messages(diagram: Diagram, now: int, call: int) -> str:
     """messages[] now: those of the last call, then the new ones, shown whole."""
     sent = len(diagram.steps[call - 1].messages or ())
-    new = now[sent:]
+    new = now - sent
     them = f"les {fr(sent)} messages" if sent > 1 else "le message"
-    then = (f"puis {plural(len(new), 'message')} que le modèle n’a pas encore "
-            f"{'reçus' if len(new) > 1 else 'reçu'} :" if new else "et rien de nouveau.")
-    return _p(f"{plural(len(now), 'message')} : {them} de l’appel "
-              f"{diagram.steps[call - 1].turn}, {then}") + (_json(new) if new else "")
+    then = (f"puis {plural(new, 'message')} que le modèle n’a pas encore "
+            f"{'reçus' if new > 1 else 'reçu'} :" if new else "et rien de nouveau.")
+    return _p(f"{plural(now, 'message')} : {them} de l’appel "
+              f"{diagram.steps[call - 1].turn}, {then}") + (slice_html(sent, now) if new else "")
 
 
 def _tools(diagram: Diagram) -> bool:
     return any(e.role == "tools" for e in diagram.initial)
 
 
-def _messages(messages: list[Message], tools: bool) -> str:
+def _messages(start: int, end: int, tools: bool) -> str:
+    """messages[start:end] as the API receives them: pretty JSON (drawing/message_json.py)."""
     beside = ", et à côté la définition des outils" if tools else ", sans définition d’outil"
-    return _p(f"{plural(len(messages), 'message')}{beside} :") + _json(messages)
-
-
-def _json(messages: list[Message]) -> str:
-    """Messages as the API receives them: pretty JSON, escaped."""
-    text = html.escape(json.dumps(messages, ensure_ascii=False, indent=2, default=str))
-    return f'<pre style="{PRE}">{text}</pre>'
+    return _p(f"{plural(end - start, 'message')}{beside} :") + slice_html(start, end)

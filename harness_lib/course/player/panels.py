@@ -3,11 +3,15 @@
 Each prepared step has four texts, one per list of the player's text part
 (`stepper.step_text`): its sequence diagram and its hub view (Mermaid text, "" while
 that view was never shown), its note with the context bar, and « Que sait le
-modèle ? » (HTML). The browser draws a step's Mermaid text itself when the step is
-shown (`renderer.js`, the bundled Mermaid), and the steps ahead when it is idle. Step
-k's drawing and text are item k of lists of the same widget: no other message is
-needed to show them together (CONTRIBUTING.md, « No widget message decides what is
-shown »), and no widget per drawing.
+modèle ? » (HTML). A run's messages are written once, in a fifth list (`messages`):
+« Que sait le modèle ? » says which of them it shows, and the browser puts them there
+(`drawing/message_json.py`), so the state grows with the run, not with its square.
+
+The browser draws a step's Mermaid text itself when the step is shown (`renderer.js`,
+the bundled Mermaid), and the steps ahead when it is idle. Step k's drawing and text
+are item k of lists of the same widget: no other message is needed to show them
+together (CONTRIBUTING.md, « No widget message decides what is shown »), and no widget
+per drawing.
 
 >>> from harness_lib.course.player.player import Player
 >>> p = Player("deux_tours")
@@ -21,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..drawing.message_json import message_html
+from .known import run_length
 from .state import PlayerState, known_html, text_html
 from .stepper import HUB, SEQUENCE
 
@@ -53,6 +59,7 @@ class Panels:
         # (one kernel round trip, once): most never switch.
         self._ready = {view}
         self._text: Any = None
+        self._messages: list[str] = []  # the run's messages, each written once
 
     def attach(self, text: Any) -> None:
         self._text = text
@@ -66,7 +73,8 @@ class Panels:
         return {"texts": [p.text if p else "" for p in panels],
                 "knowns": [p.known if p else "" for p in panels],
                 "sequences": [p.sequence if p else "" for p in panels],
-                "hubs": [p.hub if p else "" for p in panels]}
+                "hubs": [p.hub if p else "" for p in panels],
+                "messages": list(self._messages)}
 
     def show_view(self, view: int, k: int, total: int) -> None:
         if view not in self._ready:
@@ -82,12 +90,25 @@ class Panels:
             wanted = range(max(0, k - AROUND), min(total, k + AROUND) + 1) \
                 if again is not None or any(i not in self._steps for i in near) else range(0)
         todo = sorted({*(again or ()), *(i for i in wanted if i not in self._steps)})
+        s = None
         for i in todo:
             s = self._state(i)
             self._steps[i] = Panel(s.mermaid if SEQUENCE in self._ready else "",
                                    s.hub if HUB in self._ready else "",
                                    text_html(s), known_html(s))
+        grew = s is not None and self._write_messages(s.diagram, max(todo))
         if todo and self._text is not None:  # one message for the whole batch
             with self._text.hold_sync():
                 for name, values in self.lists(total).items():
-                    setattr(self._text, name, values)
+                    if name != "messages" or grew:  # sent again only when the run grew
+                        setattr(self._text, name, values)
+
+    def _write_messages(self, diagram: Any, k: int) -> bool:
+        """The run's messages up to step k not written yet, each written once (none: a
+        hand-written diagram); whether there were any."""
+        length = run_length(diagram, k) if diagram is not None else None
+        if length is None or length <= len(self._messages):
+            return False
+        every = diagram.steps[max(k, 1) - 1].messages  # step 0: a prefix of step 1's
+        self._messages += [message_html(m) for m in every[len(self._messages):length]]
+        return True

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ...messages import Message
 from ...text import one_line
 from ..drawing import charts
-from ..drawing.diagram import Diagram, Entry, Step, ledger_at, peak, total_at, totals_at
+from ..drawing.diagram import Diagram, Entry, Step, ledger_at, peak, total_at, totals_of
 from ..drawing.hub import hub_mermaid
 from ..drawing.mermaid import ASIDE, to_mermaid, wrap
 from . import known
@@ -58,7 +58,6 @@ class PlayerState:
     totals: dict[str, int]  # tokens per role
     added: tuple[Entry, ...]  # entries still in the context that this step added
     context: tuple[Entry, ...]  # the whole context after this step
-    messages: list[Message] | None  # messages[] after this step (diagrams built from a trace)
     bar_html: str
     status: str = ""
     step_label: str = ""  # « étape k sur N »
@@ -69,6 +68,12 @@ class PlayerState:
     def hub(self) -> str:
         """The hub view at this step (a Mermaid flowchart), drawn only when asked for."""
         return hub_mermaid(self.diagram, self.step) if self.diagram is not None else ""
+
+    @property
+    def messages(self) -> list[Message] | None:
+        """messages[] after this step (None: a hand-written diagram), copied when asked:
+        a copy per prepared step of a 50 000-step run cost a third of a jump."""
+        return run_messages(self.diagram, self.step) if self.diagram is not None else None
 
 
 def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) -> PlayerState:
@@ -83,16 +88,17 @@ def state(diagram: Diagram, k: int, status: str = "", scale: int | None = None) 
     # A compaction clears what came before it: only entries from the last one on survive.
     kept = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].role == "compact"), 0)
     added = entries[kept:]
-    replaced = total_at(diagram, k - 1) + sum(e.tokens for e in entries) - total_at(diagram, k) \
-        if k else 0
+    # Only a compaction removes tokens: the context before it is counted only then (a
+    # long run's step counts its context once, not three times).
+    replaced = total_at(diagram, k - 1) + sum(e.tokens for e in entries) \
+        - sum(e.tokens for e in context) if any(e.role == "compact" for e in entries) else 0
     scale = scale or max(peak(diagram), diagram.budget or 0, 1)
     turn, turns = (step.turn if step else 0), (steps[-1].turn if steps else 0)
     limit = label_limit(diagram, k)
     return PlayerState(
         k, len(steps), turn, turns,
         DISPLAY + to_mermaid(diagram, upto=k, window=WINDOW, label_limit=limit, rows=LINES),
-        _note(diagram, k, limit), totals_at(diagram, k), added, tuple(context),
-        run_messages(diagram, k),
+        _note(diagram, k, limit), totals_of(context), added, tuple(context),
         charts.context_bar(context, len(added), scale, diagram.budget, replaced), status,
         f"étape {k} sur {len(steps)}", turn_label(diagram, k), diagram)
 

@@ -211,8 +211,9 @@ async function renderText({ model, el }) {
   const full = drawingArea("harness-drawing harness-full");
   const whole = details("Diagramme complet", full.node);
   whole.classList.add("harness-whole");
+  const knowing = details("Que sait le modèle ?", known);
   el.append(make("div", { className: "harness-diagram" }, [area.node]), text,
-            details("Que sait le modèle ?", known), details("Version texte", transcript), whole);
+            knowing, details("Version texte", transcript), whole);
   // The player's controls (another model of this widget): they hold the step and view.
   const ref = (name) => model.widget_manager.get_model(model.get(name).replace("IPY_MODEL_", ""));
   const controls = await ref("controls");
@@ -231,11 +232,27 @@ async function renderText({ model, el }) {
     const put = await full.paint(drawer, model.get("whole"), "Diagramme complet");
     if (put && whole.open) put();
   }
+  // « Que sait le modèle ? » names slices of the run's messages (each sent once, in
+  // `messages`): filled here, only while the panel is open (drawing/message_json.py).
+  function fillKnown() {
+    if (!knowing.open) return;
+    const every = model.get("messages");
+    for (const pre of known.querySelectorAll("pre.harness-messages:not([data-filled])")) {
+      const part = every.slice(Number(pre.dataset.from), Number(pre.dataset.to));
+      if (part.length < Number(pre.dataset.to) - Number(pre.dataset.from)) {
+        pre.replaceChildren(make("i", { textContent: PENDING })); // filled when they arrive
+        continue;
+      }
+      pre.innerHTML = part.length ? `[\n${part.join(",\n")}\n]` : "[]";
+      pre.dataset.filled = "1";
+    }
+  }
   function show() {
     const k = controls.get("value");
     // The HTML comes from the kernel, built from escaped text (state.py).
     text.innerHTML = model.get("texts")[k] || `<p><i>${PENDING}</i></p>`;
     known.innerHTML = model.get("knowns")[k] || `<p><i>${PENDING}</i></p>`;
+    fillKnown();
     transcript.textContent = model.get("transcript");
     whole.hidden = !model.get("whole");
     // For the browser test's failure message: how many steps the kernel has prepared.
@@ -243,8 +260,10 @@ async function renderText({ model, el }) {
     paint();
   }
   whole.addEventListener("toggle", paintWhole);
+  knowing.addEventListener("toggle", fillKnown);
   controls.on("change:value change:view", show);
-  model.on("change:texts change:knowns change:transcript change:sequences change:hubs", show);
+  model.on("change:texts change:knowns change:messages change:transcript change:sequences "
+           + "change:hubs", show);
   model.on("change:whole", () => { full.reset(); paintWhole(); });
   show();
   // The drawer: the bundled Mermaid, installed by the renderer widget (once per page).
