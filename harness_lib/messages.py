@@ -49,7 +49,8 @@ RULE_1 = LoopRule(
     "messages.append(reponse.message)", "juste après l’appel au modèle")
 RULE_2 = LoopRule(
     "règle 2", "chaque demande reçoit son résultat, un message role tool sous le même "
-    "tool_call_id, avant tout autre message", "la demande du modèle resterait sans réponse, et l’API refuserait l’appel",
+    "tool_call_id, avant tout autre message",
+    "la demande du modèle resterait sans réponse, et l’API refuserait l’appel",
     'messages.append(tool_result(appel["id"], resultat))', "après chaque outil")
 
 Message = dict[str, Any]
