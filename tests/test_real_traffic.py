@@ -21,8 +21,8 @@ import pytest
 
 from harness_lib import run
 from harness_lib.limits import Limits
+from harness_lib.models.model import REASONING_FIELDS
 from harness_lib.models.openrouter import OpenRouterModel
-from harness_lib.models.shapes import REASONING_FIELDS
 from harness_lib.policy import Policy
 from harness_lib.tools import Tool
 from harness_lib.trace import Run

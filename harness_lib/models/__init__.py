@@ -1,11 +1,10 @@
 """Models: anything with `complete(messages, tools, timeout) -> Completion`.
 
-    model.py        the `Model` protocol and `Completion`, one answer of the model
+    model.py        the `Model` protocol, `Completion` (one answer) and what its text says
     replay.py       `ReplayModel`, plays a saved run back
     openrouter.py   `OpenRouterModel`, a real model over HTTP (imports httpx)
     reply.py        a 200 answer read strictly: any other shape is an `ApiError`
     received.py     its assistant message, kept whole (RULE 1), its tool calls paired
-    shapes.py       the answer's text, reasoning and refusal, whatever the shape
     http_errors.py  an HTTP error answer as a `ProviderError`: the provider's words, its cause
     causes.py       the one table of causes: what the provider says, what to do, retry or not
     providers.py    which provider refused a key, and where its keys are made

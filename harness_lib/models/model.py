@@ -1,8 +1,20 @@
 """Models: anything with `complete(messages, tools, timeout) -> Completion`.
 
-Three implementations share this protocol: `MockModel` (mock.py, offline rules),
-`ReplayModel` (replay.py, plays a saved run back) and `OpenRouterModel`
+Three implementations share this protocol: `MockModel` (harness_lib/mock/, offline
+rules), `ReplayModel` (replay.py, plays a saved run back) and `OpenRouterModel`
 (openrouter.py, a real model over HTTP). The loop cannot tell them apart.
+
+What an assistant message says, whatever shape its provider gave it (`answer_text`,
+`reasoning_text`, `refusal_text`): `content` as a text or a list of parts (Mistral's
+reasoning models write thinking parts before the text), the visible reasoning in
+`reasoning_content` (DeepSeek, Z.ai) or `reasoning` (OpenRouter, Groq, Ollama), a refusal
+in `refusal` (OpenAI) or a `refusal` part. These readers take the text out for the
+person, and never change the message: it goes back to the provider whole (RULE 1).
+
+>>> parts = [{"type": "thinking", "thinking": [{"type": "text", "text": "Je réfléchis."}]},
+...          {"type": "text", "text": "Bonjour"}]
+>>> answer_text({"role": "assistant", "content": parts}), reasoning_text({"content": parts})
+('Bonjour', 'Je réfléchis.')
 
 >>> cost((0.15, 0.60), sent=1_000, received=100)  # dollars
 0.00021
@@ -15,7 +27,6 @@ from typing import Any, Protocol
 
 from ..limits import MODEL_TIMEOUT
 from ..messages import Message, valid_message
-from .shapes import answer_text, reasoning_text, refusal_text
 
 # The real model used when none is named: cheap, and it calls tools. HARNESS_MODEL overrides it.
 DEFAULT_MODEL = "openai/gpt-4o-mini"
@@ -90,3 +101,52 @@ def cost(price: Price | None, sent: int, received: int) -> float:
     if price is None:
         return 0.0
     return (sent * price[0] + received * price[1]) / 1_000_000
+
+
+# Where providers put the reasoning they show: DeepSeek and Z.ai, then OpenRouter, Groq, Ollama.
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+
+
+def answer_text(message: Message) -> str:
+    """The answer's text: `content` itself, or its `text` parts joined (never the thinking)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return "".join(part["text"] for part in _parts(content, "text")
+                   if isinstance(part.get("text"), str))
+
+
+def reasoning_text(message: Message) -> str | None:
+    """The reasoning the provider showed, as one text; None when it showed none."""
+    for name in REASONING_FIELDS:
+        if isinstance(message.get(name), str) and message[name].strip():
+            return str(message[name])
+    # Mistral: a "thinking" part holds its own list of text parts.
+    texts = [_flat(part.get("thinking")) for part in _parts(message.get("content"), "thinking")]
+    return "\n".join(t for t in texts if t) or None
+
+
+def refusal_text(message: Message) -> str | None:
+    """The provider's words when the model refused to answer, or None."""
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal.strip():
+        return refusal
+    words = [p["refusal"] for p in _parts(message.get("content"), "refusal")
+             if isinstance(p.get("refusal"), str)]
+    return " ".join(words) or None
+
+
+def _parts(content: object, kind: str) -> list[dict[str, Any]]:
+    if not isinstance(content, list):
+        return []
+    return [part for part in content if isinstance(part, dict) and part.get("type") == kind]
+
+
+def _flat(value: object) -> str:
+    """A thinking part's text: a string, or a list of text parts."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(p.get("text", "") for p in value
+                       if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""

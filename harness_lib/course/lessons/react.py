@@ -30,7 +30,7 @@ from ...errors import HarnessError
 from ...loop import finish
 from ...messages import SYSTEM_PROMPT, assistant, read_call, system, tool_call, tool_result, user
 from ...models import Model
-from ...models.shapes import answer_text
+from ...models.model import answer_text
 from ...recorder import Recorder
 from ...text import one_line, shorten
 from ...tools import Tool, run_tool
