@@ -101,3 +101,16 @@ def test_run_tool_turns_it_into_observations(monkeypatch: pytest.MonkeyPatch) ->
     assert not seen.is_error and "README.md" in seen.content
     refused = run_tool(ToolCall("bash", {"command": "git status"}), tools)
     assert refused.is_error and "git : dans le navigateur" in refused.content
+
+
+def test_in_the_browser_the_tab_is_the_sandbox_so_bash_is_not_held_for_a_yes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pyodide starts no process and sees only the page's files: no question before bash there.
+    from harness_lib.messages import ToolCall
+    from harness_lib.policy import DEFAULT_POLICY, check_permission
+    from harness_lib.tools import sandbox
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert sandbox.problem() is None
+    call = ToolCall("bash", {"command": "python test_price.py"}, id="c1")
+    assert check_permission(call, DEFAULT_POLICY).verdict == "allow"

@@ -65,7 +65,11 @@ def problem() -> str | None:
     """Why bash cannot be confined on this machine, in French; None when it can.
 
     Tried once per process (and per program): the answer does not change meanwhile.
+    In the browser (Pyodide) the tab is the sandbox: bash starts no process there and sees
+    only the page's own files (browser.py), never the machine's.
     """
+    if sys.platform == "emscripten":
+        return None
     return _probe(PROGRAM)
 
 
