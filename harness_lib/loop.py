@@ -1,10 +1,12 @@
-"""The agentic loop: call the model, check and run the tools it asks for, append, repeat.
+"""La boucle agentique : appeler le modèle, vérifier et exécuter les outils demandés, ajouter.
 
-The whole loop is `run()` below; read it next to the chapter's pseudo-code (and
-minimal_loop.py first: the same loop in a dozen lines, without the limits). `run()`
-keeps one list, `messages`, and appends to it at two places, RULE 1 and RULE 2;
-CALL and EXIT mark the two others. The `Recorder` (`rec`) only watches: it writes
-down each step (the trace, the context size, the bill) and decides nothing.
+Toute la boucle est `run()`, ci-dessous : lisez-la à côté du pseudo-code du chapitre (et
+minimal_loop.py d’abord : la même boucle en une douzaine de lignes, sans les limites).
+`run()` tient une liste, `messages`, et n’y ajoute qu’à deux endroits, RULE 1 et RULE 2 ;
+CALL et EXIT marquent les deux autres. Les marques restent en anglais (le code les cherche),
+les commentaires sont en français, pour le cours. Le `Recorder` (`rec`) ne fait que
+regarder : il note chaque étape (la trace, la taille du contexte, la facture), sans rien
+décider.
 
 >>> from harness_lib import MockModel, workspace_tools
 >>> from harness_lib.course.missions.scenarios import example_workspace
@@ -43,31 +45,31 @@ def run(
     on_event: Callable[[Event], None] | None = None,
     system_prompt: str = SYSTEM_PROMPT,
 ) -> Run:
-    """Run one mission to its end and return the full story (messages, trace, reason)."""
+    """Mène une mission jusqu’au bout et rend toute l’histoire (messages, trace, raison)."""
     messages = [system(system_prompt), user(task)]
-    schemas = [tool.schema() for tool in tools]  # the tool definitions, sent with every call
+    schemas = [tool.schema() for tool in tools]  # les définitions d’outils, à chaque appel
     rec = Recorder(messages, schemas, on_event, model.price)
     for turn in range(1, limits.max_turns + 1):
         if over := over_budget(rec, limits):
             return rec.stop("budget", over)
         rec.request(turn)
         try:
-            # CALL: the whole messages[] again, with the tools: the model remembers nothing.
+            # CALL : tout messages[] à nouveau, avec les outils : le modèle ne garde rien.
             reply = model.complete(messages, schemas, timeout=limits.model_timeout)
         except ModelTimeout as err:
             return rec.stop("timeout", f"Arrêt : {after_colon(err.explication)}")
-        except HarnessError as err:  # refused by the API, network down, no key...
+        except HarnessError as err:  # refus de l’API, réseau coupé, pas de clé…
             return rec.stop("api_error", f"Arrêt : {err} — {err.explication}")
-        # RULE 1: the assistant message goes into messages[] complete, every field included.
+        # RULE 1 : le message assistant entre dans messages[] complet, tool_calls compris.
         messages.append(reply.message)
         rec.reply(reply)
-        # EXIT: no tool request means the model has finished.
+        # EXIT : pas de demande d’outil, le modèle a terminé.
         if not reply.tool_calls:
             return finish(rec, reply)
         for request in reply.tool_calls:
-            call = read_call(request)  # its name, its decoded arguments, its id
+            call = read_call(request)  # son nom, ses arguments décodés, son id
             seen = act(rec, call, tools, policy, approver, limits.tool_timeout)
-            # RULE 2: every call gets its result in messages[], under the same tool_call_id.
+            # RULE 2 : chaque demande reçoit son résultat, sous le même tool_call_id.
             messages.append(tool_result(call.id, seen.content))
             rec.tool_result(call, seen)
         if stop := stop_after_turn(rec, limits):
@@ -77,14 +79,14 @@ def run(
 
 def act(rec: Recorder, call: ToolCall, tools: Sequence[Tool], policy: Policy,
         approver: Approver | None, timeout: float) -> Observation:
-    """Check one call against the policy, ask a human if needed, then run the tool."""
-    if call.name in {t.name for t in tools}:  # a made-up tool is not checked: run_tool says so
+    """Vérifie une demande (politique, accord humain s’il le faut), puis exécute l’outil."""
+    if call.name in {t.name for t in tools}:  # un outil inventé : run_tool le dira
         decision = check_permission(call, policy)
         rec.permission(call, decision)
         if refused := refusal(rec, call, decision, approver):
             return refused
     rec.tool_call(call)
-    seen = run_tool(call, tools, timeout, network=policy.network)  # secrets already hidden
+    seen = run_tool(call, tools, timeout, network=policy.network)  # secrets déjà masqués
     if seen.timed_out:
         rec.flag("timeout", f"Arrêt : l’outil {call.name} a dépassé {french_number(timeout)} s.")
     return seen
@@ -92,27 +94,27 @@ def act(rec: Recorder, call: ToolCall, tools: Sequence[Tool], policy: Policy,
 
 def refusal(rec: Recorder, call: ToolCall, decision: Decision,
             approver: Approver | None) -> Observation | None:
-    """The observation of a call that will not run, or None: it may run."""
+    """L’observation d’une demande qui ne sera pas exécutée, ou None : elle peut l’être."""
     if decision.verdict == "allow":
         return None
     if decision.verdict == "deny":
         rec.flag("denied", f"Arrêt : action interdite ({decision.reason}).")
         why = decision.reason
-    elif approver is None:  # "ask", and nobody to ask: the run stops after this turn
+    elif approver is None:  # « ask », et personne à qui demander : arrêt après ce tour
         rec.flag("human", f"Arrêt : validation humaine nécessaire pour {call.name}.")
         why = f"validation humaine nécessaire ({decision.reason})"
     elif approver(call, decision):
-        return None  # the human said yes
+        return None  # la personne a dit oui
     else:
         why = "la personne n’a pas autorisé cette action."
-    return Observation(redact(f"Refusé : {why}"), is_error=True)  # it quotes the command
+    return Observation(redact(f"Refusé : {why}"), is_error=True)  # elle cite la commande
 
 
 def finish(rec: Recorder, reply: Completion) -> Run:
-    """Check the final answer before returning it: a cut or withheld answer is not one."""
-    if reply.refusal:  # the model declined, in its provider's words: not an empty success
+    """Vérifie la réponse finale : une réponse coupée ou retenue n’en est pas une."""
+    if reply.refusal:  # le modèle refuse : pas un succès vide
         return rec.stop("refusal", f"Arrêt : le modèle refuse de répondre : « {reply.refusal} »")
-    if reply.finish_reason == "content_filter":  # the provider withheld the answer
+    if reply.finish_reason == "content_filter":  # le fournisseur a retenu la réponse
         return rec.stop("content_filter", "Arrêt : le fournisseur a bloqué la réponse "
                         "(filtre de contenu) : reformulez la mission, ou changez de modèle.")
     if reply.finish_reason == "length":
@@ -122,7 +124,7 @@ def finish(rec: Recorder, reply: Completion) -> Run:
 
 
 def over_budget(rec: Recorder, limits: Limits) -> str | None:
-    """Why the next call would go over budget, or None. It resends the whole context."""
+    """Pourquoi le prochain appel dépasserait le budget, ou None : il renvoie tout le contexte."""
     sent = rec.next_call_tokens
     if limits.max_tokens is not None and rec.spent_tokens + sent > limits.max_tokens:
         return (f"Arrêt : budget de {french_number(limits.max_tokens)} tokens atteint "
@@ -136,8 +138,8 @@ def over_budget(rec: Recorder, limits: Limits) -> str | None:
 
 
 def stop_after_turn(rec: Recorder, limits: Limits) -> tuple[StopReason, str] | None:
-    """A reason to stop, once every result of the turn is in messages[] (it stays valid)."""
-    if rec.flags:  # an action denied, a human needed, a tool out of time
+    """Une raison d’arrêter, une fois tous les résultats du tour dans messages[] (valide)."""
+    if rec.flags:  # action interdite, accord humain requis, outil hors délai
         return rec.flags[0]
     if rec.failures >= limits.max_failures:
         return "failures", f"Arrêt : {rec.failures} échecs d’outil d’affilée."
