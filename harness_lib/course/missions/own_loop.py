@@ -37,7 +37,7 @@ from ...trace import Run
 from . import markers
 from .guard import Cut, Guard
 from .logbook import Logbook
-from .spy import Sent, WatchedModel, plain, watched_tool
+from .spy import Audit, Sent, WatchedModel, for_loop, plain, watched_tool
 
 Loop = Callable[..., Any]  # loop(task, model, tools, max_turns) -> messages[]
 
@@ -75,35 +75,43 @@ class Watched:
     replies: list[Completion] = field(default_factory=list)  # what each call received
     returned: Any = None  # what the loop returned, plain (Strange if it was no plain data)
     guard: Guard | None = None  # its time limit, its cuts, its output
+    runs: dict[int, int] = field(default_factory=dict)  # tools started after reply k (failed too)
 
 
 def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
           model: Model | None = None, limit: int | None = None,
-          seconds: float | None = None, whole: float | None = None) -> Watched:
-    """Run `loop` on `task`: cut after `limit` calls (3×max_turns), or `seconds` (guard.py)."""
+          seconds: float | None = None, whole: float | None = None,
+          audit: Audit | None = None) -> Watched:
+    """Run `loop` on `task`: cut after `limit` calls (3×max_turns), or `seconds` (guard.py);
+    `audit`, called at each call and after the loop: what it changed of the grader's."""
     book = Logbook([tool.schema() for tool in tools])
     guard = Guard(seconds, loop_files(loop), whole)
-    spy = WatchedModel(model or MockModel(), book, guard, limit or 3 * max_turns, guard.files)
+    spy = WatchedModel(model or MockModel(), book, guard, limit or 3 * max_turns, guard.files,
+                       audit)
     error = crash = None
     returned: object = None
     try:
         with guard:
             try:
-                returned = loop(task, spy, [watched_tool(t, book, guard) for t in tools],
-                                max_turns)
+                returned = loop(task, for_loop(spy),
+                                [watched_tool(t, book, guard, audit) for t in tools], max_turns)
             except HarnessError as err:  # the API refused (or did not answer): it stops here
                 error = err
-            except (Exception, SystemExit, Cut) as err:  # never raised: reported, and explained
+            except KeyboardInterrupt:  # the learner's ■: theirs, not the loop's
+                raise
+            except BaseException as err:  # never raised: reported, and explained
                 crash = err
     except Cut as err:  # a last cut, landed as the loop came out
         crash = crash or err
-    crash = crash or guard.cut  # a cut the loop caught, then returned as if nothing happened
+    crash = (audit() if audit else None) or crash or guard.cut  # a change made at the end,
+    # or a cut the loop caught, then returned as if nothing happened
     kept = plain(returned)
     book.sync(kept if isinstance(kept, list) else book.messages)
     reason, message = _ending(book, error, crash, max_turns)
     book.close(reason, message)
     run = Run(list(book.messages), book.trace, reason, message)
-    return Watched(run, error, crash, book.calls, spy.sends, book.replies, kept, guard)
+    return Watched(run, error, crash, book.calls, spy.sends, book.replies, kept, guard,
+                   dict(book.runs))
 
 
 def loop_files(loop: Loop) -> set[str]:
