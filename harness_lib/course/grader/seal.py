@@ -21,8 +21,9 @@ things after the grading. Only a separate process would keep those out.
 
 from __future__ import annotations
 
-import inspect
 import sys
+from collections.abc import Callable
+from functools import partial
 from types import FunctionType, ModuleType
 from typing import Any
 
@@ -31,14 +32,15 @@ from ..missions.guard import Cut
 STDLIB = {"time": ("monotonic", "perf_counter", "time", "sleep"),
           "signal": ("signal", "setitimer", "getitimer", "getsignal", "pthread_sigmask"),
           "sys": ("settrace", "setprofile", "gettrace", "getprofile", "_getframe", "exit"),
-          "json": ("dumps", "loads"), "threading": ("Thread", "current_thread")}
+          "json": ("dumps", "loads"), "threading": ("Thread", "current_thread"),
+          "builtins": ("isinstance", "getattr", "hasattr", "vars", "len", "type", "sorted")}
 CODE = ("__code__", "__defaults__", "__kwdefaults__")
 
 
 class Tampered(Cut):
     """Raised into a loop that changed the grader's (or the model's) code: put back."""
 
-    reason = "tampered"
+    reason = "exception"  # a code the course already says in French (run_notes.STOP_REASONS)
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -58,16 +60,13 @@ class Seal:
             if module is not None:
                 self.kept.append((name, module, {a: getattr(module, a) for a in attributes
                                                  if hasattr(module, a)}, False))
-
-    def audit(self) -> Tampered | None:
-        """Put back every binding the loop changed; a `Tampered` naming them, or None."""
-        changed = [name for name, module in self.modules.items()
-                   if sys.modules.get(name) is not module]
-        for name in changed:
-            sys.modules[name] = self.modules[name]
-        for label, owner, saved, whole in self.kept:
-            changed += [f"{label}.{key}" for key in _restore(owner, saved, whole)]
-        return Tampered(sorted(set(changed))) if changed else None
+        # The audit runs copies of this module's functions, with their own copy of its
+        # names: a loop that rebinds `_restore` or swaps `_audit.__code__` changes nothing.
+        env = dict(globals())
+        for function in (_audit, _restore, _ours):
+            env[function.__name__] = FunctionType(function.__code__, env, function.__name__)
+        self.audit: Callable[[], Tampered | None] = partial(env["_audit"], self.modules,
+                                                             self.kept)
 
     def _note(self, label: str, module: ModuleType) -> None:
         self._keep(label, module, dict(vars(module)))
@@ -93,6 +92,17 @@ class Seal:
         self.kept.append((label, owner, saved, True))
 
 
+def _audit(modules: dict[str, ModuleType],
+           kept: list[tuple[str, object, dict[str, Any], bool]]) -> Tampered | None:
+    """Put back every binding the loop changed; a `Tampered` naming them, or None."""
+    changed = [name for name, module in modules.items() if sys.modules.get(name) is not module]
+    for name in changed:
+        sys.modules[name] = modules[name]
+    for label, owner, saved, whole in kept:
+        changed += [f"{label}.{key}" for key in _restore(owner, saved, whole)]
+    return Tampered(sorted(set(changed))) if changed else None
+
+
 def _ours(name: str) -> bool:
     return name == "harness_lib" or name.startswith("harness_lib.")
 
@@ -102,7 +112,8 @@ def _restore(owner: object, saved: dict[str, Any], whole: bool) -> list[str]:
     too (a module added by an import is no change)."""
     now = vars(owner) if whole else {a: getattr(owner, a, None) for a in saved}
     changed = [k for k, v in saved.items() if k not in now or now[k] is not v]
-    added = [k for k, v in now.items() if whole and k not in saved and not inspect.ismodule(v)]
+    added = [k for k, v in now.items()
+             if whole and k not in saved and not isinstance(v, ModuleType)]
     put = type.__setattr__ if isinstance(owner, type) else object.__setattr__
     drop = type.__delattr__ if isinstance(owner, type) else object.__delattr__
     for key in changed:

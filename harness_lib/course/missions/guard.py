@@ -96,7 +96,7 @@ def _async(thread: int | None, kind: type[BaseException]) -> int:
 class Quit(Cut):
     """Raised instead of `os._exit()` or `os.abort()`, which would end the kernel."""
 
-    reason = "exit"
+    reason = "exception"  # a code the course already says in French (run_notes.STOP_REASONS)
 
     def __init__(self, how: str) -> None:
         self.how = how
