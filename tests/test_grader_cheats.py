@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 
 import pytest
 from test_grader import GOOD, R2, cell, edit, line_of
@@ -200,3 +201,19 @@ def test_counts_agree_in_french() -> None:
     one = edit("        reponse = modele.complete", "        print(end='x' if _ == 0 else '')\n"
                "        reponse = modele.complete")
     assert "a affiché 1 caractère." in grade(cell(one), missions=ONE).results[0].printed
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # SystemExit
+def test_a_thread_the_loop_leaves_running_is_ended_and_its_patches_undone() -> None:
+    before = grade_module.verdict
+    patcher = ("    import threading, time\n    import harness_lib.course.grader.grade as g\n"
+               "    def patch():\n        while True:\n"
+               "            g.verdict = lambda *a, **k: None\n            time.sleep(0.001)\n"
+               "    threading.Thread(target=patch, daemon=True, name='patcher').start()\n")
+    source = edit(R2 + "\n", "", edit("    definitions =", f"{patcher}    definitions ="))
+    report = grade(cell(source), missions=MISSIONS[:2])
+    no_tick(report)
+    assert "a modifié" in report.results[0].explication, report.text()
+    assert not any(t.name == "patcher" for t in threading.enumerate())
+    assert grade_module.verdict is before
+    assert "RULE 2 manque" in grade(cell(edit(R2 + "\n", "")), missions=ONE).results[0].explication

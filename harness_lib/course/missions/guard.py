@@ -87,8 +87,10 @@ class _Drained(BaseException):
     """What replaces a cut still on its way once the loop is out (Guard._drain)."""
 
 
-def _async(thread: int | None, kind: type[BaseException]) -> int:
+def raise_in(thread: int | None, kind: type[BaseException]) -> int:
     """Raise `kind` in the thread `thread` at its next bytecode; 1 if it was found."""
+    if ctypes is None or not hasattr(ctypes, "pythonapi"):
+        return 0
     return int(ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread or 0),
                                                            ctypes.py_object(kind)))
 
@@ -139,6 +141,7 @@ class Guard:
         self.note = "" if seconds is None or self.signals else NOTE_NO_SIGNAL
         self._armed, self._saved, self._stack = False, None, contextlib.ExitStack()
         self._lock, self._over, self._thread = threading.Lock(), threading.Event(), None
+        self.watchdog: threading.Thread | None = None  # the guard's own thread, if any
         self._raised, self._rings = 0, 0  # cuts the watchdog raised; SIGALRMs received
 
     def check(self) -> None:
@@ -204,7 +207,7 @@ class Guard:
         if not self._raised:
             return
         try:
-            _async(self._thread, _Drained)
+            raise_in(self._thread, _Drained)
             for _ in range(10**7):  # it lands at the first jump back
                 pass
         except _Drained:
@@ -229,11 +232,11 @@ class Guard:
 
         self._late, thread = Late, threading.Thread(target=self._watch, daemon=True,
                                                     name="correcteur")
-        self._thread = threading.get_ident()
+        self._thread, self.watchdog = threading.get_ident(), thread
         try:
             thread.start()
         except RuntimeError:  # no thread here
-            self._thread = None
+            self._thread = self.watchdog = None
 
     def _watch(self) -> None:
         """In its own thread, past the deadline, while SIGALRM is silent (replaced, ignored,
@@ -250,7 +253,7 @@ class Guard:
                 if not self._armed or frame is None:
                     return
                 if _ours(frame.f_code.co_filename, self.files) or tries > PATIENCE:
-                    self._raised += _async(self._thread, self._late)
+                    self._raised += raise_in(self._thread, self._late)
 
     def _ring(self, _signum: int, frame: FrameType | None) -> None:
         """SIGALRM: cut, ring again soon, and from now on cut at each line of the loop."""

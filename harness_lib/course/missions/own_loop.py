@@ -23,6 +23,7 @@ loops. `watch(…, seconds=5)` also bounds the loop in time and caps its output 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ from ...text import after_colon, plural
 from ...tools import Tool, run_tool
 from ...trace import Run
 from . import markers
-from .guard import Cut, Guard
+from .guard import Cut, Guard, raise_in
 from .logbook import Logbook
 from .spy import Audit, Sent, WatchedModel, for_loop, plain, watched_tool
 
@@ -90,6 +91,7 @@ def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
                        audit)
     error = crash = None
     returned: object = None
+    threads = set(threading.enumerate())
     try:
         with guard:
             try:
@@ -103,6 +105,7 @@ def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
                 crash = err
     except Cut as err:  # a last cut, landed as the loop came out
         crash = crash or err
+    _end_threads(threads | {guard.watchdog})
     crash = (audit() if audit else None) or crash or guard.cut  # a change made at the end,
     # or a cut the loop caught, then returned as if nothing happened
     kept = plain(returned)
@@ -112,6 +115,17 @@ def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
     run = Run(list(book.messages), book.trace, reason, message)
     return Watched(run, error, crash, book.calls, spy.sends, book.replies, kept, guard,
                    dict(book.runs))
+
+
+def _end_threads(before: set[threading.Thread | None]) -> None:
+    """The threads the loop started and left running: SystemExit raised into each (quietly
+    ended by `threading`), so that none goes on changing the grader's code after the grading.
+    One blocked in a call into C ends when the call returns."""
+    left = [t for t in threading.enumerate() if t not in before]
+    for thread in left:
+        raise_in(thread.ident, SystemExit)
+    for thread in left:
+        thread.join(0.5)
 
 
 def loop_files(loop: Loop) -> set[str]:
