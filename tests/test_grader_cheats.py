@@ -49,10 +49,13 @@ INVENTED = HEAD + '''    messages = [system(SYSTEM_PROMPT), user(mission)]
 @pytest.mark.parametrize("result", ["run_tool(read_call(appel), outils).content",
                                     "'# Mini harness\\nUne boucle, des outils.'"])
 def test_an_invented_history_is_refused_at_call_1(result: str) -> None:
-    report = grade(cell(INVENTED.replace("RESULTAT", result)))
+    source = INVENTED.replace("RESULTAT", result)
+    report = grade(cell(source))
     no_tick(report)
     text = report.results[0].explication
     assert text.startswith("Appel 1\u00a0:") and "jamais produit" in text, text
+    invented = line_of(source, '"role": "assistant"')
+    assert f"(ligne {invented}\u00a0:" in text, text  # the line that invents, not the call's
 
 
 def test_a_result_the_loop_wrote_itself_is_refused() -> None:

@@ -43,7 +43,7 @@ def first_fault(watched: Watched, task: str, schemas: list[dict[str, Any]],
     names = sorted(s["function"]["name"] for s in schemas)
     for k, sent in enumerate(watched.sends, start=1):
         if k == 1:
-            text = first_call(sent, task)
+            text = first_call(sent, task, loop)
         elif k - 2 < len(watched.replies) and watched.replies[k - 2].tool_calls:
             text = next_call(k, watched.sends[k - 2], watched.replies[k - 2], sent, loop,
                              watched.runs.get(k - 1, 0))
@@ -61,7 +61,7 @@ def _bare(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def first_call(sent: Sent, task: str) -> str | None:
+def first_call(sent: Sent, task: str, loop: Any = None) -> str | None:
     messages, where = sent.messages, _at(sent)
     part = _sliced(sent) or sent.held
     roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
@@ -80,12 +80,13 @@ def first_call(sent: Sent, task: str) -> str | None:
                for m in messages):
         return ("Appel 1 : la mission n’est pas dans les messages envoyés : le modèle ne sait "
                 "pas ce qu’on lui demande. Ajoutez `user(mission)` après le prompt système.")
-    made = [r for r in roles if r not in ("system", "user")]
+    made = [r for r in roles if r in ("assistant", "tool", "function")]  # the model's, or a tool's
     if made:
+        maker = r"tool_result\(|[\"']tool[\"']" if made[0] == "tool" else rf"[\"']{made[0]}[\"']"
         return (f"Appel 1 : votre boucle envoie {_role({'role': made[0]})} que le modèle n’a "
-                f"jamais produit{where} : au premier appel, il n’a encore rien répondu ni "
-                "demandé. Un historique inventé fausse tout ce qu’il fera : le premier appel "
-                "envoie le prompt système et la mission, rien d’autre.")
+                f"jamais produit{code_line(loop, maker) or where} : au premier appel, il n’a "
+                "encore rien répondu ni demandé. Un historique inventé fausse tout ce qu’il fera : "
+                "le premier appel envoie le prompt système et la mission, rien d’autre.")
     return None
 
 

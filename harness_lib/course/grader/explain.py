@@ -56,6 +56,8 @@ def where(error: BaseException, files: set[str]) -> str:
 def crash_text(error: BaseException, files: set[str]) -> str:
     """The French explanation of an exception the loop raised."""
     at = where(error, files)
+    if isinstance(error, Sealed):
+        return f"AttributeError{at} : {safe_text(error)}"  # not its own name, Sealed
     if isinstance(error, CallError):
         return f"Appel au modèle mal écrit{at} : {error}"
     if isinstance(error, SystemExit):
@@ -81,10 +83,8 @@ def _close(error: NameError) -> str:
 
 def _attribute(error: AttributeError) -> str:
     name, obj = getattr(error, "name", None), getattr(error, "obj", None)
-    if isinstance(error, Sealed):
-        return safe_text(error)
-    if name is None:  # set by `object.__setattr__` and co: Python names nothing
-        return f"{safe_text(error)}."
+    if name is None:  # from `object.__setattr__` and co: Python names nothing
+        return f"cet attribut n’existe pas ou ne peut pas être modifié ({safe_text(error)})."
     if isinstance(obj, LoopModel):
         return (f"le modèle n’a pas d’attribut `{name}` : on l’appelle avec "
                 "`modele.complete(messages, definitions)`.")
