@@ -220,3 +220,13 @@ def test_a_thread_the_loop_leaves_running_is_ended_and_its_patches_undone() -> N
     assert not any(t.name == "patcher" for t in threading.enumerate())
     assert grade_module.verdict is before
     assert "RULE 2 manque" in grade(cell(edit(R2 + "\n", "")), missions=ONE).results[0].explication
+
+
+def test_a_child_the_loop_forks_still_exits_for_real() -> None:
+    """os._exit is a cut in the loop's process only: a forked child really ends (else it would
+    go on running the grader)."""
+    source = edit("        reponse = modele.complete", "        import os\n"
+                  "        pid = os.fork()\n        if pid == 0:\n            os._exit(7)\n"
+                  "        assert os.waitpid(pid, 0)[1] >> 8 == 7\n"
+                  "        reponse = modele.complete")
+    assert grade(cell(source), missions=ONE).ok

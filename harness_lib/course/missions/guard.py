@@ -163,7 +163,7 @@ class Guard:
         self._stack.enter_context(contextlib.redirect_stderr(self.output))  # type: ignore[type-var]
         for module, name in EXITS:  # the kernel's end, turned into a cut of the loop
             self._stack.callback(setattr, module, name, getattr(module, name))
-            setattr(module, name, self._quit(f"{module.__name__}.{name}".replace("posix", "os")))
+            setattr(module, name, self._quit(name, getattr(module, name)))
         self._trace, self._profiler = sys.gettrace(), sys.getprofile()
         self._entry = sys._getframe(1)  # the frame of `with guard:`: cuts happen below it only
         if self.deadline is None:
@@ -213,9 +213,14 @@ class Guard:
         except _Drained:
             self._raised = 0
 
-    def _quit(self, how: str) -> Any:
-        def quit(*_args: object) -> None:
-            self.stop(Quit(how))
+    def _quit(self, name: str, real: Any) -> Any:
+        """`os.<name>` for the loop: a cut; in a child it forked (multiprocessing), the real one."""
+        pid = os.getpid()
+
+        def quit(*args: Any) -> None:
+            if os.getpid() != pid:
+                real(*args)
+            self.stop(Quit(f"os.{name}"))
         return quit
 
     def _watchdog(self) -> None:
