@@ -14,7 +14,7 @@ import sys
 import threading
 
 import pytest
-from test_grader import GOOD, R2, cell, edit, line_of
+from test_grader import GOOD, R1, R2, cell, edit, line_of
 from test_grader_bounds import kernel_left_usable  # noqa: F401 (autouse: the kernel after each)
 
 from harness_lib.course import MISSIONS, grade
@@ -84,6 +84,13 @@ def test_the_spy_s_insides_are_out_of_the_loop_s_reach(name: str) -> None:
     report = grade(cell(source))
     no_tick(report)
     assert said in report.results[0].explication, report.text()
+
+
+def test_a_reply_changed_in_place_changes_nothing_the_grader_reads() -> None:
+    """The model asked for read_file; the loop turns its reply into the expected answer."""
+    source = edit(R1, "        reponse.message.pop('tool_calls', None)\n"
+                  "        reponse.message['content'] = 'Mini harness, dans docs/'\n" + R1)
+    no_tick(grade(cell(source)))
 
 
 PATCHES = {  # rebinding the grader's (or the model's) code from inside the loop

@@ -179,10 +179,10 @@ def success(watched: Watched, mission: Mission) -> str:
         return (f"{plural(watched.calls, 'appel')}, puis arrêt propre : chaque demande a reçu "
                 "son résultat.")
     asked = sum(len(r.tool_calls) for r in watched.replies)
-    results = "son résultat" if asked == 1 else "autant de résultats"
-    return (f"{plural(watched.calls, 'appel')} au modèle, "
-            f"{plural(asked, 'demande d’outil', 'demandes d’outil')} et {results}, puis la "
-            "réponse finale.")
+    tools = "sans demande d’outil" if asked == 0 else \
+        "1 demande d’outil et son résultat" if asked == 1 else \
+        f"{plural(asked, 'demande d’outil', 'demandes d’outil')} et autant de résultats"
+    return f"{plural(watched.calls, 'appel')} au modèle, {tools}, puis la réponse finale."
 
 
 def _short(error: ApiError) -> str:

@@ -35,6 +35,7 @@ STDLIB = {"time": ("monotonic", "perf_counter", "time", "sleep"),
           "json": ("dumps", "loads"), "threading": ("Thread", "current_thread"),
           "builtins": ("isinstance", "getattr", "hasattr", "vars", "len", "type", "sorted")}
 CODE = ("__code__", "__defaults__", "__kwdefaults__")
+CACHES = {"__slotnames__"}  # what Python itself adds to a class (copyreg, on a first copy)
 
 
 class Tampered(Cut):
@@ -113,7 +114,7 @@ def _restore(owner: object, saved: dict[str, Any], whole: bool) -> list[str]:
     now = vars(owner) if whole else {a: getattr(owner, a, None) for a in saved}
     changed = [k for k, v in saved.items() if k not in now or now[k] is not v]
     added = [k for k, v in now.items()
-             if whole and k not in saved and not isinstance(v, ModuleType)]
+             if whole and k not in saved and not isinstance(v, ModuleType) and k not in CACHES]
     put = type.__setattr__ if isinstance(owner, type) else object.__setattr__
     drop = type.__delattr__ if isinstance(owner, type) else object.__delattr__
     for key in changed:

@@ -14,6 +14,7 @@ the deadline, then asks the real model, which refuses a broken conversation like
 
 from __future__ import annotations
 
+import copy
 import linecache
 import sys
 from collections.abc import Callable
@@ -152,7 +153,7 @@ class WatchedModel:
         sent = self.sends[-1]  # plain data, as it would travel: refused like the API would
         reply = self.model.complete(sent.messages, sent.tools or [], timeout)
         self.book.reply(reply)
-        return reply
+        return _copy(reply)  # the loop's own: changing it changes nothing the book keeps
 
     def __repr__(self) -> str:
         return f"<le modèle {self.name}>"
@@ -181,6 +182,12 @@ def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any,
     timeout = given.get("timeout", 120.0)
     return given["messages"], given["tools"], timeout if isinstance(timeout, (int, float)) \
         else 120.0
+
+
+def _copy(reply: Completion) -> Completion:
+    """A copy of a reply that shares no list or dict with it."""
+    return replace(reply, message=copy.deepcopy(reply.message), usage=copy.deepcopy(reply.usage),
+                   request=copy.deepcopy(reply.request), notes=list(reply.notes))
 
 
 def audited(audit: Audit | None, guard: Guard) -> None:
