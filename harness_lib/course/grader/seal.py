@@ -35,7 +35,8 @@ STDLIB = {"time": ("monotonic", "perf_counter", "time", "sleep"),
           "json": ("dumps", "loads"), "threading": ("Thread", "current_thread"),
           "builtins": ("isinstance", "getattr", "hasattr", "vars", "len", "type", "sorted")}
 CODE = ("__code__", "__defaults__", "__kwdefaults__")
-CACHES = {"__slotnames__"}  # what Python itself adds to a class (copyreg, on a first copy)
+# What Python itself adds: to a class on its first copy (copyreg), to a module that warns
+CACHES = {"__slotnames__", "__warningregistry__"}
 
 
 class Tampered(Cut):
