@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 
 import pytest
 from test_grader import GOOD, R1, R2, cell, edit, line_of
@@ -237,3 +238,25 @@ def test_a_child_the_loop_forks_still_exits_for_real() -> None:
                   "        assert os.waitpid(pid, 0)[1] >> 8 == 7\n"
                   "        reponse = modele.complete")
     assert grade(cell(source), missions=ONE).ok
+
+
+def test_what_python_adds_by_itself_is_no_tampering() -> None:
+    """A first copy (copyreg's __slotnames__) or a first warning (__warningregistry__) in
+    the harness's code during a grading is Python's doing, not the loop's."""
+    from harness_lib.course.missions import logbook
+    from harness_lib.course.missions.logbook import Logbook
+
+    kept = seal.Seal()
+    try:
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("default")
+            exec("import warnings; warnings.warn('une première fois')", vars(logbook))
+        type.__setattr__(Logbook, "__slotnames__", [])
+        assert kept.audit() is None
+        logbook.MAX = 3  # a real change, said and put back
+        assert str(kept.audit()) == "la boucle a modifié le correcteur (logbook.MAX)."
+        assert not hasattr(logbook, "MAX")
+    finally:
+        vars(logbook).pop("__warningregistry__", None)
+        if "__slotnames__" in vars(Logbook):
+            type.__delattr__(Logbook, "__slotnames__")
