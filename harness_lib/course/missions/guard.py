@@ -12,11 +12,14 @@ files)` runs it with a deadline and stops it with `TimeUp`, a BaseException: no
   checks the clock: a `while True` is cut; a `time.sleep(20)` is not, nor a loop that
   catches everything with a bare `except:` (`Guard.note` says so).
 - Beside both, wherever a thread can start, a watchdog that needs no signal: a loop may
-  install its own SIGALRM handler or cancel the timer (the textbook timeout). `GRACE` after
-  the deadline, it raises the cut into the loop's thread (`PyThreadState_SetAsyncExc`), again
-  every 20 ms; the cut, once caught, switches the line tracer on, as SIGALRM does. It cannot
-  cut a call into C that never returns (a `time.sleep` whose signal the loop ignores).
-`os._exit()` and `os.abort()` would end the kernel: while the guard runs, they raise `Quit`.
+  install its own SIGALRM handler, ignore or block it, or cancel the timer (the textbook
+  timeout). Past the deadline, once SIGALRM has been silent for `GRACE`, it raises the cut
+  into the loop's thread (`PyThreadState_SetAsyncExc`), again every 20 ms; the cut, where it
+  lands, switches the line tracer on, as SIGALRM does. What it cannot cut: a call into C
+  that never returns (a `time.sleep` whose signal the loop ignores ends first), nor a loop
+  that switches tracing off again in its own `except:` at each turn.
+`os._exit()` and `os.abort()` would end the kernel: while the guard runs, they raise `Quit`
+(in the guard's process only: a child the loop forks exits for real).
 While it runs, what the loop prints goes to `Capped`: the first 2 000 characters are kept.
 
 >>> with Guard(None) as guard:
@@ -207,9 +210,10 @@ class Guard:
         if not self._raised:
             return
         try:
-            raise_in(self._thread, _Drained)
-            for _ in range(10**7):  # it lands at the first jump back
-                pass
+            if raise_in(self._thread, _Drained):
+                for _ in range(10**7):  # it lands at the first jump back
+                    pass
+            self._raised = 0  # no thread found: nothing on its way
         except _Drained:
             self._raised = 0
 
