@@ -70,6 +70,15 @@ def test_a_result_the_loop_wrote_itself_is_refused() -> None:
 
 FAKE = ("type('Faux', (), {'complete': lambda *a: __import__('harness_lib').models.Completion("
         "{'role': 'assistant', 'content': 'Mini harness, docs/'})})()")
+def test_a_tool_of_the_loop_s_own_is_no_tool_run() -> None:
+    """The loop swaps read_file for its own function, which answers what the mission wants."""
+    source = edit("    definitions =", "    import dataclasses\n"
+                  "    outils = [dataclasses.replace(o, function=lambda **a: '# Mini harness')\n"
+                  "              for o in outils]\n    definitions =")
+    report = grade(cell(source), missions=ONE)
+    assert not report.ok and "aucun outil" in report.results[0].explication, report.text()
+
+
 SPY = {  # what the loop does to its model, and what the report says
     "remplace-le-modele": (f"modele.model = {FAKE}", "ne se modifie pas"),
     "compteur-a-15": ("modele.book.calls = 15", "pas d’attribut `book`"),
