@@ -6,6 +6,7 @@
     explain.py    a Python error or a cut, in French, at the learner's own line
     lines.py      the learner's lines: found in their source, numbered as in their cell
     report.py     the report: one line per mission, text and HTML
+    seal.py       the grader's code out of the loop's reach: what the loop changed, put back
     solution.py   « Voir le corrigé », and the loop the rest of the notebook uses
 
 Imports the harness, drawing/, missions/, player/ and exercises/.

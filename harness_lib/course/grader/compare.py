@@ -23,6 +23,7 @@ from typing import Any
 
 from ...messages import RULE_1, RULE_2
 from ...models.model import Completion
+from ...text import plural
 from ..missions.own_loop import Watched
 from ..missions.spy import Sent
 from .lines import code_line, code_only, source_line
@@ -43,9 +44,10 @@ def first_fault(watched: Watched, task: str, schemas: list[dict[str, Any]],
     names = sorted(s["function"]["name"] for s in schemas)
     for k, sent in enumerate(watched.sends, start=1):
         if k == 1:
-            text = first_call(sent, task)
+            text = first_call(sent, task, loop)
         elif k - 2 < len(watched.replies) and watched.replies[k - 2].tool_calls:
-            text = next_call(k, watched.sends[k - 2], watched.replies[k - 2], sent, loop)
+            text = next_call(k, watched.sends[k - 2], watched.replies[k - 2], sent, loop,
+                             watched.runs.get(k - 1, 0))
         else:
             return None  # called again after the final answer: NoExit says it
         text = text or tools_sent(k, sent, names)
@@ -60,9 +62,9 @@ def _bare(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def first_call(sent: Sent, task: str) -> str | None:
+def first_call(sent: Sent, task: str, loop: Any = None) -> str | None:
     messages, where = sent.messages, _at(sent)
-    part = _sliced(sent)
+    part = _sliced(sent) or sent.held
     roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
     if "system" in roles[1:]:
         return (f"Appel 1 : l’ordre des messages a changé : le prompt système doit venir en "
@@ -79,6 +81,13 @@ def first_call(sent: Sent, task: str) -> str | None:
                for m in messages):
         return ("Appel 1 : la mission n’est pas dans les messages envoyés : le modèle ne sait "
                 "pas ce qu’on lui demande. Ajoutez `user(mission)` après le prompt système.")
+    made = [r for r in roles if r in ("assistant", "tool", "function")]  # the model's, or a tool's
+    if made:
+        maker = r"tool_result\(|[\"']tool[\"']" if made[0] == "tool" else rf"[\"']{made[0]}[\"']"
+        return (f"Appel 1 : votre boucle envoie {_role({'role': made[0]})} que le modèle n’a "
+                f"jamais produit{code_line(loop, maker) or where} : au premier appel, il n’a "
+                "encore rien répondu ni demandé. Un historique inventé fausse tout ce qu’il fera : "
+                "le premier appel envoie le prompt système et la mission, rien d’autre.")
     return None
 
 
@@ -99,13 +108,39 @@ def tools_sent(k: int, sent: Sent, names: list[str]) -> str | None:
     return None
 
 
-def next_call(k: int, before: Sent, reply: Completion, sent: Sent, loop: Any) -> str | None:
-    """Call k against call k-1 plus what a correct loop appends (RULE 1, then RULE 2)."""
+def next_call(k: int, before: Sent, reply: Completion, sent: Sent, loop: Any,
+              ran: int | None = None) -> str | None:
+    """Call k against call k-1 plus what a correct loop appends (RULE 1, then RULE 2);
+    `ran`: how many tools the loop started after that reply (None: not checked)."""
     previous, now = before.messages, sent.messages
     if now[:len(previous)] != previous:
         return _context_lost(k, previous, now, reply, sent)
     added = now[len(previous):]
-    return _rule_1(k, reply, added, loop) or _rule_2(k, reply, added, loop)
+    return _rule_1(k, reply, added, loop) or _rule_2(k, reply, added, loop) or \
+        _invented(k, reply, added, loop, ran)
+
+
+def _invented(k: int, reply: Completion, added: list[Any], loop: Any,
+              ran: int | None) -> str | None:
+    """A message the model never sent, or a result no tool produced, among those added."""
+    other = [m for m in added if isinstance(m, dict) and m.get("role") == "assistant"
+             and m != reply.message]
+    if other:
+        return (f"Appel {k} : votre boucle ajoute un message assistant que le modèle n’a jamais "
+                f"produit{source_line(loop, 'complete(')} : `messages[]` ne garde que ses "
+                "vraies réponses, `messages.append(reponse.message)`.")
+    got = [m.get("tool_call_id") for m in added if isinstance(m, dict) and m.get("role") == "tool"]
+    unrun = got[ran:] if ran is not None else []  # more results than tools run
+    if unrun:
+        return (f"Appel {k} : le résultat de {unrun[0]} n’a été produit par aucun outil : votre "
+                f"boucle l’a écrit elle-même{_made_at(loop)}. Exécutez chaque demande, "
+                "`run_tool(read_call(appel), outils).content`, et renvoyez ce qu’elle rend.")
+    return None
+
+
+def _made_at(loop: Any) -> str:
+    """The line that makes a result without running a tool: the one `resultat =`, else RULE 2's."""
+    return code_line(loop, r"\bresultat\s*=") or code_line(loop, r"tool_result\(")
 
 
 def _context_lost(k: int, previous: list[Any], now: list[Any], reply: Completion,
@@ -120,8 +155,9 @@ def _context_lost(k: int, previous: list[Any], now: list[Any], reply: Completion
         return (f"Appel {k} : l’ordre des messages a changé{turned}. Le premier envoyé est "
                 f"{_role(now[0])} au lieu du prompt système{where}. {RESEND}")
     kept = sum(1 for m in previous if _key(m) in set(keys))
-    if kept < len(previous) and (len(now) <= 2 or _sliced(sent)):
-        return (f"Appel {k} : votre boucle n’envoie que {len(now)} message(s), les derniers, "
+    if kept < len(previous) and (len(now) <= 2 or _sliced(sent) or sent.held):
+        return (f"Appel {k} : votre boucle n’envoie que {plural(len(now), 'message')}, les "
+                "derniers, "
                 f"au lieu de tout `messages[]` ({len(previous)} messages déjà envoyés à "
                 f"l’appel {k - 1}, plus la réponse et les résultats){where}. {RESEND}")
     i = next((i for i, (a, b) in enumerate(zip(previous, now, strict=False)) if a != b), len(now))

@@ -23,10 +23,11 @@ from typing import Any
 from ...models import Completion
 from ...text import french_number, plural, shorten
 from ...tools import Observation
-from ..missions.guard import Guard, TimeUp
+from ..missions.guard import Guard, Quit, TimeUp
 from ..missions.logbook import NoExit, TooManyCalls
-from ..missions.spy import CallError, WatchedModel
+from ..missions.spy import CallError, LoopModel, Sealed
 from .lines import code_only
+from .seal import Tampered
 
 LIMIT = 300  # characters of an exception's own message shown (a huge one is cut)
 
@@ -55,6 +56,8 @@ def where(error: BaseException, files: set[str]) -> str:
 def crash_text(error: BaseException, files: set[str]) -> str:
     """The French explanation of an exception the loop raised."""
     at = where(error, files)
+    if isinstance(error, Sealed):
+        return f"AttributeError{at} : {safe_text(error)}"  # not its own name, Sealed
     if isinstance(error, CallError):
         return f"Appel au modèle mal écrit{at} : {error}"
     if isinstance(error, SystemExit):
@@ -80,7 +83,9 @@ def _close(error: NameError) -> str:
 
 def _attribute(error: AttributeError) -> str:
     name, obj = getattr(error, "name", None), getattr(error, "obj", None)
-    if isinstance(obj, WatchedModel):
+    if name is None:  # from `object.__setattr__` and co: Python names nothing
+        return f"cet attribut n’existe pas ou ne peut pas être modifié ({safe_text(error)})."
+    if isinstance(obj, LoopModel):
         return (f"le modèle n’a pas d’attribut `{name}` : on l’appelle avec "
                 "`modele.complete(messages, definitions)`.")
     if isinstance(obj, Completion):
@@ -111,7 +116,8 @@ def _type_error(error: TypeError) -> str:
     found = re.match(r"(\w+)\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given",
                      text)
     if found:
-        return f"`{found[1]}()` prend {found[2]} argument(s), votre appel en donne {found[3]}."
+        return (f"`{found[1]}()` prend {plural(int(found[2]), 'argument')}, votre appel en "
+                f"donne {found[3]}.")
     if "NoneType" in text:
         return f"une valeur vaut None ici ({text}) : une ligne à compléter ?"
     return f"une opération sur une valeur du mauvais type ({text})."
@@ -138,6 +144,16 @@ def cut_text(cut: BaseException, guard: Guard | None, calls: int, files: set[str
     if isinstance(cut, TooManyCalls):
         return (f"Votre boucle a appelé le modèle {calls} fois sans s’arrêter{limit_line} : il "
                 "lui manque la limite de tours, `for _ in range(max_tours):`." + swallowed)
+    if isinstance(cut, Tampered):
+        names = ", ".join(f"`{n}`" for n in cut.names[:4]) + (", …" if len(cut.names) > 4 else "")
+        return (f"Votre boucle a modifié le code qui la note ou qu’elle appelle ({names}) : le "
+                f"correcteur a remis le sien et l’a arrêtée{where(cut, files)}. Une boucle "
+                "appelle le modèle et les outils, sans rien y changer : seule `messages[]` "
+                "lui appartient.")
+    if isinstance(cut, Quit):
+        return (f"Votre boucle a appelé `{cut.how.replace('posix', 'os')}()`{where(cut, files)}"
+                " : cela aurait arrêté Python, le noyau du notebook avec lui ; le correcteur l’a "
+                "arrêtée là. Une boucle ne quitte pas, elle rend `messages`.")
     if isinstance(cut, NoExit):
         return ("Le modèle a donné sa réponse finale (sans `tool_calls`), et votre boucle le "
                 "rappelle : il manque EXIT, `if not reponse.tool_calls: return messages`."

@@ -26,15 +26,16 @@ from typing import Any
 from ...errors import ApiError
 from ...text import plural
 from ...tools import workspace_tools
-from ..missions.guard import Cut
+from ..missions.guard import Cut, Quit
 from ..missions.own_loop import Loop, Watched, watch
 from ..missions.scenarios import example_workspace
-from ..missions.spy import Strange
+from ..missions.spy import Audit, Strange
 from .compare import first_fault
 from .explain import crash_text, cut_text
 from .lines import code_line, ellipses
 from .missions import EXTRA, MAX_TURNS, MISSIONS, Mission
 from .report import Report, Result
+from .seal import Seal, Tampered
 
 MISSION_SECONDS = 5.0  # a mission takes the mock a few hundredths of a second
 TOTAL_SECONDS = 20.0
@@ -46,6 +47,18 @@ def grade(loop: Loop, seconds: float = MISSION_SECONDS, total: float = TOTAL_SEC
     blocked = not_runnable(loop)
     if blocked:
         return Report([], blocked, loop)
+    seal = Seal()  # the grader's code as it is now: what the loop changes is put back
+    try:
+        results = run_all(loop, seconds, total, missions, seal)
+    finally:
+        seal.audit()
+    notes = sorted({r.watched.guard.note for r in results
+                    if r.watched and r.watched.guard and r.watched.guard.note})
+    return Report(results, None, loop, notes)
+
+
+def run_all(loop: Loop, seconds: float, total: float, missions: tuple[Mission, ...],
+            seal: Seal) -> list[Result]:
     end, results = time.monotonic() + total, []
     for mission in missions:
         left = end - time.monotonic()
@@ -54,17 +67,16 @@ def grade(loop: Loop, seconds: float = MISSION_SECONDS, total: float = TOTAL_SEC
                                   f"correction ({total:g} s) est écoulé."))
             continue
         results.append(run_mission(mission, loop, min(seconds, left),
-                                   whole=total if left < seconds else None))
-    notes = sorted({r.watched.guard.note for r in results
-                    if r.watched and r.watched.guard and r.watched.guard.note})
-    return Report(results, None, loop, notes)
+                                   whole=total if left < seconds else None, audit=seal.audit))
+    return results
 
 
 def run_mission(mission: Mission, loop: Loop, seconds: float,
-                whole: float | None = None) -> Result:
+                whole: float | None = None, audit: Audit | None = None) -> Result:
     folder = example_workspace(mission.workspace)
     tools = workspace_tools(folder)
-    watched = watch(loop, mission.task, tools, MAX_TURNS, seconds=seconds, whole=whole)
+    watched = watch(loop, mission.task, tools, MAX_TURNS, seconds=seconds, whole=whole,
+                    audit=audit)
     try:
         why = verdict(watched, mission, [t.schema() for t in tools], loop) or \
             mission.done(watched, folder)
@@ -104,6 +116,8 @@ def verdict(watched: Watched, mission: Mission, schemas: list[dict[str, Any]],
     """What went wrong in this run, in French: the first cause found (None if nothing)."""
     files = watched.guard.files if watched.guard else set()
     error, crash = watched.error, watched.crash
+    if isinstance(crash, (Tampered, Quit)):  # before anything the loop sent: it cheated, or quit
+        return cut_text(crash, watched.guard, watched.calls, files)
     fault = first_fault(watched, mission.task, schemas, loop)
     refused = isinstance(error, ApiError) and error.status == 400
     if fault is not None:
@@ -162,10 +176,13 @@ def success(watched: Watched, mission: Mission) -> str:
         return (f"{watched.calls} échecs d’affilée, puis arrêt : la condition d’arrêt « échecs "
                 "répétés » du chapitre.")
     if watched.run.reason == "max_turns":
-        return f"{watched.calls} appels, puis arrêt propre : chaque demande a reçu son résultat."
+        return (f"{plural(watched.calls, 'appel')}, puis arrêt propre : chaque demande a reçu "
+                "son résultat.")
     asked = sum(len(r.tool_calls) for r in watched.replies)
-    return (f"{watched.calls} appels au modèle, {asked} demande(s) d’outil et autant de "
-            "résultats, puis la réponse finale.")
+    tools = "sans demande d’outil" if asked == 0 else \
+        "1 demande d’outil et son résultat" if asked == 1 else \
+        f"{plural(asked, 'demande d’outil', 'demandes d’outil')} et autant de résultats"
+    return f"{plural(watched.calls, 'appel')} au modèle, {tools}, puis la réponse finale."
 
 
 def _short(error: ApiError) -> str:

@@ -65,7 +65,7 @@ def read_three(watched: Watched, folder: Path) -> str | None:
     runs = [e.data.get("id") for e in watched.run.trace.events if e.kind == "tool_call"]
     if len(runs) < len(THREE):
         return (f"Le modèle a demandé trois fichiers, votre boucle n’a exécuté que "
-                f"{len(runs)} outil(s) : chaque demande s’exécute, `for appel in "
+                f"{plural(len(runs), 'outil')} : chaque demande s’exécute, `for appel in "
                 "reponse.tool_calls:`.")
     return None
 

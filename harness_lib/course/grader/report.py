@@ -16,7 +16,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...text import french_number
+from ...text import french_number, plural
 from ..exercises.targets import code_html
 from ..missions.own_loop import Watched
 from .missions import MISSIONS, Mission
@@ -37,7 +37,7 @@ class Result:
             return ""
         total = guard.output.total
         if total <= guard.output.limit:
-            return f"Votre boucle a affiché {french_number(total)} caractère(s)."
+            return f"Votre boucle a affiché {plural(total, 'caractère')}."
         return (f"Votre boucle a affiché {french_number(total)} caractères ; le correcteur "
                 f"n’en garde que les {french_number(guard.output.limit)} premiers.")
 

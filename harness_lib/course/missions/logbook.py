@@ -17,6 +17,7 @@ or a result that never entered messages[] keeps its arrow, marked « jamais ajou
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from ...messages import Message, ToolCall
@@ -55,6 +56,7 @@ class Logbook:
         self.messages: list[Message] = []  # the loop's list, as last seen
         self.replies: list[Completion] = []
         self.calls = 0
+        self.runs: Counter[int] = Counter()  # tools started at each turn (failed ones too)
         self.seen = 0  # messages of the list already placed in the trace
         self.waiting: list[Event] = []  # replies and results not yet found in messages[]
         self.used: set[object] = set()  # the call ids a tool run already answered

@@ -24,6 +24,7 @@ loops. `watch(…, seconds=5)` also bounds the loop in time and caps its output 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,9 +37,9 @@ from ...text import after_colon, plural
 from ...tools import Tool
 from ...trace import Run
 from . import markers
-from .guard import Cut, Guard
+from .guard import Cut, Guard, raise_in
 from .logbook import Logbook
-from .spy import Sent, WatchedModel, plain, watched_tool
+from .spy import Audit, Sent, WatchedModel, for_loop, plain, watched_tool
 
 Loop = Callable[..., Any]  # loop(task, model, tools, max_turns) -> messages[]
 # The chapter's loop, written once, in the harness (minimal_loop.py): 08's corrigé.
@@ -62,35 +63,56 @@ class Watched:
     replies: list[Completion] = field(default_factory=list)  # what each call received
     returned: Any = None  # what the loop returned, plain (Strange if it was no plain data)
     guard: Guard | None = None  # its time limit, its cuts, its output
+    runs: dict[int, int] = field(default_factory=dict)  # tools started after reply k (failed too)
 
 
 def watch(loop: Loop, task: str, tools: Sequence[Tool], max_turns: int = 15,
           model: Model | None = None, limit: int | None = None,
-          seconds: float | None = None, whole: float | None = None) -> Watched:
-    """Run `loop` on `task`: cut after `limit` calls (3×max_turns), or `seconds` (guard.py)."""
+          seconds: float | None = None, whole: float | None = None,
+          audit: Audit | None = None) -> Watched:
+    """Run `loop` on `task`: cut after `limit` calls (3×max_turns), or `seconds` (guard.py);
+    `audit`, called at each call and after the loop: what it changed of the grader's."""
     book = Logbook([tool.schema() for tool in tools])
     guard = Guard(seconds, loop_files(loop), whole)
-    spy = WatchedModel(model or MockModel(), book, guard, limit or 3 * max_turns, guard.files)
+    spy = WatchedModel(model or MockModel(), book, guard, limit or 3 * max_turns, guard.files,
+                       audit)
     error = crash = None
     returned: object = None
+    threads = set(threading.enumerate())
     try:
         with guard:
             try:
-                returned = loop(task, spy, [watched_tool(t, book, guard) for t in tools],
-                                max_turns)
+                returned = loop(task, for_loop(spy),
+                                [watched_tool(t, book, guard, audit) for t in tools], max_turns)
             except HarnessError as err:  # the API refused (or did not answer): it stops here
                 error = err
-            except (Exception, SystemExit, Cut) as err:  # never raised: reported, and explained
+            except KeyboardInterrupt:  # the learner's ■: theirs, not the loop's
+                raise
+            except BaseException as err:  # never raised: reported, and explained
                 crash = err
     except Cut as err:  # a last cut, landed as the loop came out
         crash = crash or err
-    crash = crash or guard.cut  # a cut the loop caught, then returned as if nothing happened
+    _end_threads(threads | {guard.watchdog})
+    crash = (audit() if audit else None) or crash or guard.cut  # a change made at the end,
+    # or a cut the loop caught, then returned as if nothing happened
     kept = plain(returned)
     book.sync(kept if isinstance(kept, list) else book.messages)
     reason, message = _ending(book, error, crash, max_turns)
     book.close(reason, message)
     run = Run(list(book.messages), book.trace, reason, message)
-    return Watched(run, error, crash, book.calls, spy.sends, book.replies, kept, guard)
+    return Watched(run, error, crash, book.calls, spy.sends, book.replies, kept, guard,
+                   dict(book.runs))
+
+
+def _end_threads(before: set[threading.Thread | None]) -> None:
+    """The threads the loop started and left running: SystemExit raised into each (quietly
+    ended by `threading`), so that none goes on changing the grader's code after the grading.
+    One blocked in a call into C ends when the call returns."""
+    left = [t for t in threading.enumerate() if t not in before]
+    for thread in left:
+        raise_in(thread.ident, SystemExit)
+    for thread in left:
+        thread.join(0.5)
 
 
 def loop_files(loop: Loop) -> set[str]:

@@ -1,6 +1,8 @@
 """The model and the tools a watched loop is given: each call recorded, every cut enforced.
 
-`WatchedModel.complete(messages, tools)` is what a learner's loop calls as `modele`. It
+`WatchedModel.complete(messages, tools)` is what a learner's loop calls, through
+`for_loop(spy)`: an object with `complete` and `name` only, whose attributes cannot be set,
+so that no attribute leads the loop to the real model, the logbook or the guard. It
 checks its arguments the way a learner can read (a French TypeError, no internal name),
 keeps a plain copy of what was sent and the loop's line that sent it (`Sent`), refuses
 a call after the final answer (`NoExit`), past the call limit (`TooManyCalls`) or past
@@ -12,17 +14,21 @@ the deadline, then asks the real model, which refuses a broken conversation like
 
 from __future__ import annotations
 
+import copy
 import linecache
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from types import FrameType
 from typing import Any
 
 from ...models import Completion, Model
 from ...tools import Tool
-from .guard import Guard
+from .guard import Cut, Guard
 from .logbook import Logbook, NoExit, TooManyCalls
 
 DEPTH = 8  # a message is a dict of lists of dicts: deeper than this is no message
+Audit = Callable[[], Cut | None]  # what the loop changed of the grader's, as a cut (or None)
 
 
 class CallError(TypeError):
@@ -43,6 +49,35 @@ class Sent:
     messages: Any  # a list of plain messages, or Strange when it was no list
     tools: Any  # the tool definitions sent, plain
     line: tuple[int, str] | None  # the loop's line that called the model: number, text
+    held: tuple[str, int] | None = None  # a longer list of the loop's, from the system prompt,
+    # that it did not send (its name, its length): the context not resent
+
+
+class Sealed(AttributeError):
+    """`modele.x = …` in a loop: the model the grader gives cannot be changed (French)."""
+
+
+class LoopModel:
+    """What a watched loop is given as its model: `complete` and `name`, nothing more."""
+
+    __slots__ = ()
+
+
+def for_loop(spy: WatchedModel) -> LoopModel:
+    """The spy, seen from the loop: its method through a closure, no attribute to follow."""
+
+    def complete(self: LoopModel, *args: Any, **kwargs: Any) -> Completion:
+        return spy.complete(*args, **kwargs)
+
+    def refuse(self: LoopModel, name: str, *_value: object) -> None:
+        raise Sealed(f"le modèle du correcteur ne se modifie pas (`modele.{name} = …`) : votre "
+                     "boucle l’appelle, `modele.complete(messages, definitions)`, sans rien "
+                     "y changer.", name=name, obj=self)
+
+    kind = type("Modele", (LoopModel,), {
+        "__slots__": (), "complete": complete, "name": spy.name, "__setattr__": refuse,
+        "__delattr__": refuse, "__repr__": lambda self: repr(spy)})
+    return kind()
 
 
 def plain(value: Any, depth: int = 0) -> Any:
@@ -65,30 +100,50 @@ def plain(value: Any, depth: int = 0) -> Any:
     return Strange(kind.__name__)
 
 
-def caller_line(files: set[str]) -> tuple[int, str] | None:
-    """The line of the loop's own code (a file of `files`) that is calling us now."""
+def caller(files: set[str]) -> FrameType | None:
+    """The frame of the loop's own code (a file of `files`) that is calling us now."""
     frame = sys._getframe(2)
     while frame is not None and frame.f_code.co_filename not in files:
         frame = frame.f_back  # type: ignore[assignment]
+    return frame
+
+
+def caller_line(frame: FrameType | None) -> tuple[int, str] | None:
+    """That frame's line: its number, its text."""
     if frame is None:
         return None
-    text = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-    return frame.f_lineno, text
+    return frame.f_lineno, linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+
+
+def held(frame: FrameType | None, sent: object) -> tuple[str, int] | None:
+    """A list of the calling frame's, other than the one sent, longer, that starts with a
+    system message: the loop's messages[] when it sent only a part (read without running
+    any of the loop's code: plain lists and dicts only)."""
+    size = len(sent) if type(sent) is list else 0
+    for name, value in (frame.f_locals.items() if frame is not None else ()):
+        if type(value) is list and value is not sent and len(value) > size and \
+                type(value[0]) is dict and dict.get(value[0], "role") == "system":
+            return name, len(value)
+    return None
 
 
 class WatchedModel:
     """The model a watched loop calls (see the module's doc)."""
 
     def __init__(self, model: Model, book: Logbook, guard: Guard, limit: int,
-                 files: set[str]) -> None:
+                 files: set[str], audit: Audit | None = None) -> None:
         self.model, self.book, self.guard, self.limit = model, book, guard, limit
-        self.files, self.sends = files, []
+        self.files, self.sends, self.audit = files, [], audit
         self.name = getattr(model, "name", "modèle")
 
     def complete(self, *args: Any, **kwargs: Any) -> Completion:
         messages, tools, timeout = _arguments(args, kwargs)
         self.guard.check()
-        self.sends.append(Sent(plain(messages), plain(tools), caller_line(self.files)))
+        audited(self.audit, self.guard)
+        frame = caller(self.files)
+        self.sends.append(Sent(plain(messages), plain(tools), caller_line(frame),
+                               held(frame, messages)))
+        del frame
         self.book.sync(self.sends[-1].messages)
         if self.book.replies and not self.book.replies[-1].tool_calls:
             self.guard.stop(NoExit())  # the model had answered: EXIT should have returned
@@ -98,7 +153,7 @@ class WatchedModel:
         sent = self.sends[-1]  # plain data, as it would travel: refused like the API would
         reply = self.model.complete(sent.messages, sent.tools or [], timeout)
         self.book.reply(reply)
-        return reply
+        return _copy(reply)  # the loop's own: changing it changes nothing the book keeps
 
     def __repr__(self) -> str:
         return f"<le modèle {self.name}>"
@@ -129,11 +184,26 @@ def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any,
         else 120.0
 
 
-def watched_tool(tool: Tool, book: Logbook, guard: Guard) -> Tool:
+def _copy(reply: Completion) -> Completion:
+    """A copy of a reply that shares no list or dict with it."""
+    return replace(reply, message=copy.deepcopy(reply.message), usage=copy.deepcopy(reply.usage),
+                   request=copy.deepcopy(reply.request), notes=list(reply.notes))
+
+
+def audited(audit: Audit | None, guard: Guard) -> None:
+    """Cut the loop if it changed what grades it (`audit`: what it changed, as a cut)."""
+    cut = audit() if audit is not None else None
+    if cut is not None:
+        guard.stop(cut)
+
+
+def watched_tool(tool: Tool, book: Logbook, guard: Guard, audit: Audit | None = None) -> Tool:
     """The same tool, refused once the loop is cut, and reporting each run to the logbook."""
 
     def function(**arguments: Any) -> str:
         guard.check()
+        audited(audit, guard)
+        book.runs[book.calls] += 1
         shown = {k: v for k, v in arguments.items() if k != "timeout"}
         result = tool.function(**arguments)
         book.tool_run(tool.name, shown, result if isinstance(result, str) else str(result))
