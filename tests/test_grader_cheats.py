@@ -118,7 +118,8 @@ PATCHES = {  # rebinding the grader's (or the model's) code from inside the loop
 IMPORTS = ("    import harness_lib.course.grader.grade as g\n"
            "    from harness_lib.course.grader import missions as gm, compare as c\n"
            "    from harness_lib.course.grader.report import Report as R\n"
-           "    from harness_lib.models import MockModel as M, Completion\n"
+           "    from harness_lib.mock import MockModel as M\n"
+           "    from harness_lib.models import Completion\n"
            "    from harness_lib.course.missions.spy import WatchedModel as W\n"
            "    import harness_lib.course.grader.seal as s\n"
            "    FINAL = Completion({'role': 'assistant', 'content': 'Mini harness'})\n")
