@@ -41,7 +41,7 @@ from harness_lib.otel import (
 from harness_lib.otel import importer as otel_importer
 from harness_lib.tools import workspace_tools
 
-DATA = Path(__file__).parent / "data" / "otel"
+DATA = Path(__file__).parents[1] / "notebooks" / "traces"  # beside the course: Lab, Binder, site
 REAL = sorted(DATA.glob("*.otlp.json"))
 # The names the GenAI conventions v1.40.0 define (docs/gen-ai/gen-ai-spans.md,
 # gen-ai-agent-spans.md) and that the export uses; ours all start with « harness. ».
