@@ -27,7 +27,7 @@ from types import FrameType
 from ..errors import HarnessError
 from ..files import write_atomically
 from ..otel import write_otlp
-from ..tools.ending import ENDING
+from ..tools.ending import ENDING, Handler
 from ..trace import Event, Run, Trace
 from .debug import redact
 from .out import say
@@ -69,10 +69,15 @@ class Keeper:
             self.ending = True
             raise Ended(number)
 
-        previous = {n: signal.getsignal(n) for n in ENDING}
-        for number, before in previous.items():
-            if before is not signal.SIG_IGN:  # nohup: left as it is
-                signal.signal(number, end)
+        previous: dict[int, Handler] = {}
+        for number in ENDING:
+            before = signal.getsignal(number)
+            if before is signal.SIG_DFL or callable(before):  # not SIG_IGN: nohup leaves it be
+                try:
+                    signal.signal(number, end)
+                except ValueError:  # not the main thread (main() called from a thread)
+                    break
+                previous[number] = before
         try:
             yield
         finally:
