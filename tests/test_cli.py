@@ -234,13 +234,9 @@ def test_run_trace_into_a_missing_folder_stops_before_the_mission(tmp_path):
 
 
 def test_run_trace_otel_writes_spans_that_decode_and_load_back_to_the_same_steps(tmp_path):
-    import base64
     import json
 
-    from google.protobuf import json_format
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-        ExportTraceServiceRequest,
-    )
+    from otlp_json import decode
 
     from harness_lib.otel import load_otlp
     from harness_lib.trace import Trace
@@ -252,14 +248,7 @@ def test_run_trace_otel_writes_spans_that_decode_and_load_back_to_the_same_steps
     assert f"Trace OpenTelemetry enregistrée : {otel}" in done.stdout
     text = otel.read_text(encoding="utf-8")
     assert KEY not in text
-    data = json.loads(text)
-    spans = [s for r in data["resourceSpans"] for g in r["scopeSpans"] for s in g["spans"]]
-    for span in spans:  # OTLP/JSON's hex ids, as proto3's JSON mapping wants them (base64)
-        for key in ("traceId", "spanId", "parentSpanId"):
-            if key in span:
-                span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
-    request = json_format.Parse(json.dumps(data), ExportTraceServiceRequest())
-    decoded = request.resource_spans[0].scope_spans[0].spans
+    decoded = decode(json.loads(text))  # json_format.Parse into ExportTraceServiceRequest
     assert [s.name for s in decoded] == ["invoke_agent harness_lib", "chat mock",
                                          "execute_tool read_file", "chat mock"]
     provider = {a.key: a.value.string_value for a in decoded[1].attributes}

@@ -27,7 +27,7 @@ from types import FrameType
 from ..errors import HarnessError
 from ..files import write_atomically
 from ..otel import write_otlp
-from ..tools.ending import ENDING, Handler
+from ..tools.ending import replace_handlers
 from ..trace import Event, Run, Trace
 from .debug import redact
 from .out import say
@@ -69,15 +69,7 @@ class Keeper:
             self.ending = True
             raise Ended(number)
 
-        previous: dict[int, Handler] = {}
-        for number in ENDING:
-            before = signal.getsignal(number)
-            if before is signal.SIG_DFL or callable(before):  # not SIG_IGN: nohup leaves it be
-                try:
-                    signal.signal(number, end)
-                except ValueError:  # not the main thread (main() called from a thread)
-                    break
-                previous[number] = before
+        previous = replace_handlers(end)  # not under nohup, nor off the main thread
         try:
             yield
         finally:
