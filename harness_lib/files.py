@@ -88,9 +88,9 @@ def _umask() -> int:
 
 
 def writable_target(path: str, option: str, suffixes: tuple[str, ...] = ()) -> Path:
-    """Where a command-line `option` (--trace, --out) will write, checked before any work:
-    a name, in a folder that exists, not a FIFO, a device or a folder, with one of
-    `suffixes` if given; else FileError, in French.
+    """Where a command-line `option` (--trace, --out) will write, checked before any work
+    (a run may be paid): a name, in a folder that exists and takes a new file, not a FIFO,
+    a device or a folder, with one of `suffixes` if given; else FileError, in French.
 
     >>> try:
     ...     writable_target("x.gif", "--out", (".mmd", ".svg"))
@@ -107,6 +107,18 @@ def writable_target(path: str, option: str, suffixes: tuple[str, ...] = ()) -> P
         raise FileError(f"{option} {path} : {said} (possibles : {', '.join(suffixes)})")
     if not target.parent.is_dir():
         raise FileError(f"{option} {path} : le dossier {target.parent} n’existe pas")
-    if problem := kind_problem(target):
+    if problem := kind_problem(target) or _unwritable(target.parent):
         raise FileError(f"{option} {path} : {problem}")
     return target
+
+
+def _unwritable(folder: Path) -> str | None:
+    """Why no file can be created in `folder` (write_atomically's temporary file), or None.
+    Tried for real: permissions, a read-only disk and root's rights all answer alike."""
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".essai-", suffix=".tmp")
+    except OSError as err:
+        return f"impossible d’écrire dans le dossier {folder} ({os_error_text(err)})"
+    os.close(fd)
+    os.unlink(temporary)
+    return None

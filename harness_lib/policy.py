@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
@@ -214,14 +215,28 @@ def auto_refuse(call: ToolCall, decision: Decision) -> bool:
 
 
 def cli_approver(call: ToolCall, decision: Decision) -> bool:
-    """Show the call in the terminal and ask. Only "o" or "oui" say yes; no answer says no."""
+    """Show the call in the terminal and ask. Only "o" or "oui" say yes; no answer says no.
+    Where stdin is not a terminal (CI, a pipe, nothing), nobody can answer: refused at
+    once, and said (a pipe left open would otherwise wait for ever)."""
     # json.dumps escapes newlines and control characters: the human sees the whole command.
     readable = call.arguments if call.arguments is not None else call.text
     shown = json.dumps(readable, ensure_ascii=False, default=repr)
     print(f"L’agent veut appeler {call.name or '?'} avec {shown}")
     print(f"Raison : {decision.reason}")
+    if not _terminal():
+        print("Refusé : personne ne peut répondre ici (l’entrée standard n’est pas un terminal).")
+        return False
     try:
         answer = input("Autoriser ? [o/N] ")
     except (EOFError, UnicodeDecodeError):  # nobody at the keyboard, or bytes it cannot read
+        print("\nRefusé : pas de réponse.")
         return False
     return answer.strip().lower() in {"o", "oui"}
+
+
+def _terminal() -> bool:
+    """Whether a person can type an answer: stdin is a terminal (not closed, not a pipe)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # closed
+        return False

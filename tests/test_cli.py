@@ -228,3 +228,56 @@ def test_run_trace_into_a_missing_folder_stops_before_the_mission(tmp_path):
     done = cli("run", "--mock", "Bonjour", "--trace", str(tmp_path / "absent" / "t.jsonl"))
     assert done.returncode == 2 and done.stderr.startswith("Erreur : --trace")
     assert "n’existe pas" in done.stderr and "Espace de travail" not in done.stdout
+
+
+# `run --trace-otel`: the run as OTLP/JSON GenAI spans (harness_lib/otel/), beside --trace.
+
+
+def test_run_trace_otel_writes_spans_that_decode_and_load_back_to_the_same_steps(tmp_path):
+    import json
+
+    from otlp_json import decode
+
+    from harness_lib.otel import load_otlp
+    from harness_lib.trace import Trace
+
+    trace, otel = tmp_path / "t.jsonl", tmp_path / "t.json"
+    done = cli("run", "--mock", "Lis README.md et résume le projet", "--trace", str(trace),
+               "--trace-otel", str(otel), env={"OPENROUTER_API_KEY": KEY})
+    assert done.returncode == 0, done.stderr
+    assert f"Trace OpenTelemetry enregistrée : {otel}" in done.stdout
+    text = otel.read_text(encoding="utf-8")
+    assert KEY not in text
+    decoded = decode(json.loads(text))  # json_format.Parse into ExportTraceServiceRequest
+    assert [s.name for s in decoded] == ["invoke_agent harness_lib", "chat mock",
+                                         "execute_tool read_file", "chat mock"]
+    provider = {a.key: a.value.string_value for a in decoded[1].attributes}
+    assert provider["gen_ai.provider.name"] == "mock"
+    saved, back = Trace.load(trace), load_otlp(otel)
+
+    def steps(t):
+        return [(e.kind, e.turn, e.data.get("tool"), e.data.get("id")) for e in t.events]
+
+    assert steps(back) == steps(saved) and steps(saved)[-1][0] == "answer"
+    assert [e.ledger for e in back.events] == [e.ledger for e in saved.events]
+
+
+def test_trace_otel_without_its_packages_is_refused_before_the_run(tmp_path):
+    # A folder that hides the installed opentelemetry (a package without `proto`), first
+    # on the path: as where the `otel` extra is not installed.
+    (tmp_path / "opentelemetry").mkdir()
+    (tmp_path / "opentelemetry" / "__init__.py").write_text("")
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = cli("run", "--mock", "Bonjour", "--trace-otel", str(tmp_path / "t.json"),
+               env={"PYTHONPATH": f"{tmp_path}{os.pathsep}{repo}"})
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "L’export OpenTelemetry demande les paquets opentelemetry-proto et protobuf" \
+        in done.stderr and 'pip install "harness_lib[otel]"' in done.stderr
+    assert "Espace de travail" not in done.stdout and not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.parametrize("name", ["t.jsonl", "t"])
+def test_trace_otel_wants_a_json_file(tmp_path, name):
+    done = cli("run", "--mock", "Bonjour", "--trace-otel", str(tmp_path / name))
+    assert done.returncode == 2 and "(possibles : .json)" in done.stderr
+    assert "Espace de travail" not in done.stdout

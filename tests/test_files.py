@@ -150,3 +150,44 @@ def test_edit_file_with_a_lone_surrogate_answers_in_french(tmp_path: Path) -> No
         assert seen.is_error and "caractère invalide" in seen.content
         assert "UnicodeEncodeError" not in seen.content
     assert (tmp_path / "a.txt").read_text() == "bonjour"
+
+
+@pytest.fixture
+def unwritable(tmp_path: Path) -> Path:
+    """A folder that exists but takes no new file: read-only for a user; for root, whose
+    rights ignore the mode, /sys (no file can be created there, even by root)."""
+    folder = tmp_path / "lecture_seule"
+    folder.mkdir(mode=0o555)
+    if os.access(folder, os.W_OK):  # root
+        folder = Path("/sys")
+    try:
+        os.close(os.open(folder / "essai", os.O_CREAT | os.O_WRONLY, 0o644))
+    except OSError:
+        return folder
+    os.unlink(folder / "essai")
+    pytest.skip(f"{folder} accepte un nouveau fichier ici")
+
+
+@pytest.mark.parametrize("option", ["--trace", "--trace-otel", "--out"])
+def test_an_unwritable_folder_is_refused_before_the_run(unwritable: Path, option: str) -> None:
+    name = {"--trace": "t.jsonl", "--trace-otel": "t.json", "--out": "d.mmd"}[option]
+    args = (["diagram", "deux_tours", "--out", str(unwritable / name)] if option == "--out"
+            else ["run", "--mock", "Bonjour", option, str(unwritable / name)])
+    done = cli(*args)
+    assert done.returncode == 2 and done.stderr.startswith(f"Erreur : {option} ")
+    assert f"impossible d’écrire dans le dossier {unwritable} (" in done.stderr
+    assert "Traceback" not in done.stderr and "Espace de travail" not in done.stdout
+
+
+def test_an_unwritable_trace_folder_stops_a_real_run_before_its_model_is_made(
+        unwritable: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness_lib.cli import main as cli_main
+
+    def no_model(name: str | None, max_tokens: int | None) -> None:
+        raise AssertionError("le modèle (payant) ne devait pas être créé")
+
+    monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-v1-" + "0" * 64)
+    monkeypatch.setattr(cli_main, "_real_model", no_model)
+    assert cli_main.main(["run", "Bonjour", "--trace", str(unwritable / "t.jsonl")]) == 2
+    assert "impossible d’écrire dans le dossier" in capsys.readouterr().err

@@ -4,7 +4,6 @@ leaves; real recorded traces open in the player; hostile files get a French reas
 
 from __future__ import annotations
 
-import base64
 import http.server
 import json
 import socket
@@ -16,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from otlp_json import decode
 
 from harness_lib import MockModel, Run, run, secrets
 from harness_lib.course.drawing.diagram import from_trace, running_totals
@@ -41,7 +40,7 @@ from harness_lib.otel import (
 from harness_lib.otel import importer as otel_importer
 from harness_lib.tools import workspace_tools
 
-DATA = Path(__file__).parent / "data" / "otel"
+DATA = Path(__file__).parents[1] / "notebooks" / "traces"  # beside the course: Lab, Binder, site
 REAL = sorted(DATA.glob("*.otlp.json"))
 # The names the GenAI conventions v1.40.0 define (docs/gen-ai/gen-ai-spans.md,
 # gen-ai-agent-spans.md) and that the export uses; ours all start with « harness. ».
@@ -104,16 +103,7 @@ def test_a_stopped_run_keeps_its_reason_and_message() -> None:
 def test_the_export_decodes_with_the_otlp_classes_and_uses_the_conventions_names(
         tmp_path: Path) -> None:
     path = write_otlp(mock_run(), tmp_path / "run.json", model_name="mock", provider="mock")
-    data = json.loads(path.read_text(encoding="utf-8"))
-    spans = all_spans(data)
-    # OTLP/JSON writes ids in hex (proto3's JSON mapping would say base64): back to bytes.
-    for span in spans:
-        assert len(span["traceId"]) == 32 and len(span["spanId"]) == 16
-        for key in ("traceId", "spanId", "parentSpanId"):
-            if key in span:
-                span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
-    request = json_format.Parse(json.dumps(data), ExportTraceServiceRequest())
-    decoded = request.resource_spans[0].scope_spans[0].spans
+    decoded = decode(json.loads(path.read_text(encoding="utf-8")))  # ids: hex to bytes
     assert [s.name for s in decoded] == ["invoke_agent harness_lib", "chat mock",
                                          "execute_tool read_file", "chat mock"]
     assert [s.kind for s in decoded] == [1, 3, 1, 3]  # INTERNAL, CLIENT

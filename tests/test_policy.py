@@ -173,12 +173,34 @@ def test_auto_approvers():
     ("o\n", True), ("Oui\n", True), ("n\n", False), ("\n", False), ("yes\n", False), ("", False),
 ])
 def test_cli_approver_asks_on_stdin(monkeypatch, capsys, typed, approved):
-    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    monkeypatch.setattr("sys.stdin", Keyboard(typed))
     decision = check_permission(bash("rm notes.txt\necho fini"), STRICT_POLICY)
     assert cli_approver(bash("rm notes.txt\necho fini"), decision) is approved
     shown = capsys.readouterr().out
     assert 'bash avec {"command": "rm notes.txt\\necho fini"}' in shown  # newline made visible
     assert decision.reason in shown and "Autoriser ? [o/N]" in shown
+
+
+class Keyboard(io.StringIO):
+    """What a person types at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stdin", [io.StringIO("o\n"), None, "closed"],
+                         ids=["pipe", "none", "closed"])
+def test_cli_approver_refuses_at_once_without_a_terminal(monkeypatch, capsys, stdin):
+    # CI has no stdin, or one nobody writes to: no wait, a refusal that says why.
+    if stdin == "closed":
+        stdin = io.StringIO("o\n")
+        stdin.close()
+    monkeypatch.setattr("sys.stdin", stdin)
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("input() attendrait"))
+    decision = check_permission(bash("ls"), STRICT_POLICY)
+    assert cli_approver(bash("ls"), decision) is False
+    assert "Refusé : personne ne peut répondre ici (l’entrée standard n’est pas un terminal)." \
+        in capsys.readouterr().out
 
 
 def test_deny_commands_must_be_rules():

@@ -1,8 +1,9 @@
 """Command line: replay the chapter's incidents, or run the loop on a mission.
 
 What each command does with its options (options.py lists them): `demo` replays an
-incident, `run` runs the loop (bash in its sandbox, said before the run; Ctrl-C keeps
-the trace), `diagram` prints or writes a diagram. Every bad input is a French message
+incident, `run` runs the loop (its files and bash's confinement settled before the run:
+setting.py; its traces kept whatever happens: keep.py; its printing quiet once stdout is
+gone: out.py), `diagram` prints or writes a diagram. Every bad input is a French message
 and exit code 2, never a traceback.
 """
 
@@ -13,29 +14,28 @@ import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 from ..course.drawing.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
-from ..course.missions.scenarios import example_workspace, replay, workspace_for
+from ..course.missions.scenarios import replay
 from ..errors import HarnessError, os_error_text
-from ..files import writable_target, write_atomically
+from ..files import writable_target
 from ..limits import Limits
 from ..loop import run
-from ..messages import SYSTEM_PROMPT, system
 from ..mock import MockModel
 from ..models import Model
-from ..policy import DEFAULT_POLICY, Policy, cli_approver
+from ..policy import DEFAULT_POLICY, cli_approver
 from ..recorder import bill
 from ..text import dollars as dollars_fr
-from ..tokens import tools_tokens
-from ..tools import Tool, sandbox, workspace_tools
+from ..tools import Tool, workspace_tools
 from ..tools.sandbox import SandboxWarning
 from ..trace import Event, Trace, describe
+from . import setting
 from .debug import format_request, redact
+from .keep import INTERRUPTED
 from .options import parser
+from .out import say, settle
 
 OUT_SUFFIXES = (".mmd", *IMAGE_SUFFIXES)  # what `diagram --out` writes: Mermaid text, or an image
-INTERRUPTED = 130  # the exit code of a program stopped by Ctrl-C (128 + SIGINT)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,19 +44,21 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)  # a bad command line: French message, exit code 2
     try:
-        with warnings.catch_warnings():  # the CLI says it its own way (_sandbox_line)
+        with warnings.catch_warnings():  # the CLI says it its own way (setting.sandbox_line)
             warnings.simplefilter("ignore", SandboxWarning)
             return _command(args)
     except HarnessError as err:  # a clear French message, never a traceback
-        print(redact(f"Erreur : {err.explication}"), file=sys.stderr)
+        say(redact(f"Erreur : {err.explication}"), error=True)
         return 2
     except OSError as err:  # a file that cannot be read or written (--out in a missing folder)
         where = f"{err.filename} : " if err.filename else ""
-        print(redact(f"Erreur : {where}{os_error_text(err)}"), file=sys.stderr)
+        say(redact(f"Erreur : {where}{os_error_text(err)}"), error=True)
         return 2
     except KeyboardInterrupt:  # Ctrl-C outside a run (a run keeps its trace: run_mission)
-        print("\nInterrompu (Ctrl-C).", file=sys.stderr)
+        say("\nInterrompu (Ctrl-C).", error=True)
         return INTERRUPTED
+    finally:  # `| head` closed stdout: what it still holds is dropped, quietly
+        settle()
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -99,65 +101,31 @@ def run_mission(args: argparse.Namespace) -> int:
     if not args.task.strip():
         raise HarnessError("empty mission", explication="La mission est vide : écrivez entre "
                            "guillemets ce que l’agent doit faire.")
-    trace_file = writable_target(args.trace, "--trace") if args.trace is not None else None
-    workspace = _workspace(args)
+    files = setting.targets(args)  # checked before any (possibly paid) call
+    workspace = setting.workspace(args)
     model = MockModel() if args.mock else _real_model(args.model, args.max_tokens)
     limits = Limits(max_turns=args.max_turns)
     policy = replace(DEFAULT_POLICY, network=args.network,
                      unconfined="allow" if args.unconfined else "ask")
-    print(f"Espace de travail : {workspace}\n{_sandbox_line(policy)}")
+    say(f"Espace de travail : {workspace}\n{setting.sandbox_line(policy)}")
     tools = workspace_tools(workspace)
-    kept = Trace(system=system(SYSTEM_PROMPT), tools_tokens=tools_tokens(
-        [t.schema() for t in tools]), tools=[t.schema() for t in tools])  # what Ctrl-C keeps
-    show = _printer(model, tools, limits, kept, debug=args.debug)
-    try:
-        result = run(args.task, model, tools, limits=limits, policy=policy,
-                     approver=cli_approver, on_event=show)
-    except KeyboardInterrupt:
-        return _interrupted(kept, trace_file)
-    print(redact(f"\n{result.message}"))
-    print(cost_line(result.trace, model))
-    if trace_file is not None:
-        save_trace(result.trace, trace_file)
-    return 0 if result.reason == "answer" else 1
-
-
-def _sandbox_line(policy: Policy) -> str:
-    """What confines bash in this run, said once before it starts."""
-    why = sandbox.problem()
-    if why is None:
-        net = "réseau autorisé" if policy.network else "sans réseau"
-        return f"Bac à sable : bash écrit dans l’espace de travail seulement, {net}."
-    said = sandbox.notice(why)
-    if policy.unconfined == "allow":
-        return f"{said} Ici, les commandes tournent sans question."
-    return said
-
-
-def _interrupted(kept: Trace, trace_file: Path | None) -> int:
-    """Ctrl-C during the run: say it, and keep what happened until then."""
-    turn = kept.events[-1].turn if kept.events else 0
-    message = "Arrêt : interrompu par la personne (Ctrl-C)."
-    ledger = dict(kept.events[-1].ledger) if kept.events else {}
-    kept.add(Event("stop", turn, message, data={"reason": "interrupted"}, ledger=ledger))
-    print(f"\n{message}", file=sys.stderr)
-    if trace_file is not None:
-        save_trace(kept, trace_file)
-    return INTERRUPTED
-
-
-def _workspace(args: argparse.Namespace) -> Path:
-    """--workspace, or the example folder that suits the mission."""
-    if args.workspace is not None and not args.workspace.strip():
-        raise HarnessError("empty workspace", explication="--workspace est vide : donnez le "
-                           "dossier de travail de l’agent, ou retirez l’option (un exemple).")
-    workspace = (Path(args.workspace).expanduser() if args.workspace is not None
-                 else example_workspace(workspace_for(args.task)))
-    if not workspace.is_dir():
-        raise HarnessError(f"not a folder: {workspace}", explication=f"« {workspace} » "
-                           f"{'n’est pas un dossier' if workspace.exists() else 'n’existe pas'} :"
-                           " --workspace attend le dossier de travail de l’agent.")
-    return workspace
+    keeper = setting.keeper(args, files, tools)
+    keeper.model_name = model.name
+    show = _printer(model, tools, limits, keeper.kept, debug=args.debug)
+    with keeper.signals():  # before the run: ending.py's handler, in a command, calls it
+        try:
+            keeper.result = run(args.task, model, tools, limits=limits, policy=policy,
+                                approver=cli_approver, on_event=show)
+        except BaseException as why:  # Ctrl-C, SIGTERM, SIGHUP, a bug: the trace is kept
+            code = keeper.stopped(why)
+            if not isinstance(why, KeyboardInterrupt):
+                raise
+            return code
+        finally:
+            keeper.save()
+    say(redact(f"\n{keeper.result.message}"))
+    say(cost_line(keeper.result.trace, model))
+    return 0 if keeper.result.reason == "answer" else 1
 
 
 def _printer(model: Model, tools: list[Tool], limits: Limits, seen: Trace, *, debug: bool
@@ -170,20 +138,13 @@ def _printer(model: Model, tools: list[Tool], limits: Limits, seen: Trace, *, de
         if debug and event.kind == "request":
             body = {"model": model.name, "messages": seen.messages,
                     "tools": [t.schema() for t in tools]}
-            print(format_request({"body": body, "url": getattr(model, "url", "")},
+            say(format_request({"body": body, "url": getattr(model, "url", "")},
                                  turn=event.turn, max_turns=limits.max_turns,
                                  model_timeout=limits.model_timeout,
                                  tool_timeout=limits.tool_timeout))
-        print(redact(describe(event)))
+        say(redact(describe(event)))
 
     return show
-
-
-def save_trace(trace: Trace, target: Path) -> None:
-    """The run's trace as JSON lines, written whole, to replay in the player; a key quoted
-    by a model or a tool becomes *** before it reaches the disk."""
-    write_atomically(target, redact(trace.text()).encode("utf-8"))
-    print(f"Trace enregistrée : {target} (le notebook 07 la rejoue dans le lecteur)")
 
 
 def _real_model(name: str | None, max_tokens: int | None) -> Model:

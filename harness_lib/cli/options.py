@@ -16,6 +16,7 @@ USAGE = """Ligne de commande : rejouer les incidents du chapitre, ou lancer la 
 
 python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
 python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
+                           [--trace-otel F.json]
 python -m harness_lib diagram deux_tours|FICHIER.mmd|TRACE.jsonl [--step K] [--out FICHIER]
 """
 
@@ -44,7 +45,12 @@ def parser() -> argparse.ArgumentParser:
                          help="longueur maximale de chaque réponse du modèle réel, en tokens")
     run_cmd.add_argument("--workspace", default=None, help="dossier de travail (un exemple sinon)")
     run_cmd.add_argument("--trace", default=None, metavar="FICHIER.jsonl",
-                         help="enregistrer la trace de l’exécution, pour la rejouer")
+                         help="enregistrer la trace de l’exécution, pour la rejouer "
+                         "(gardée aussi après Ctrl-C, SIGTERM ou une sortie fermée)")
+    run_cmd.add_argument("--trace-otel", default=None, metavar="FICHIER.json",
+                         help="enregistrer l’exécution en spans OpenTelemetry (OTLP/JSON, "
+                         "conventions GenAI), pour Phoenix, Langfuse… ; demande "
+                         "pip install \"harness_lib[otel]\"")
     run_cmd.add_argument("--network", action="store_true",
                          help="laisser le réseau à bash dans son bac à sable")
     run_cmd.add_argument("--unconfined", action="store_true",

@@ -57,6 +57,12 @@ def encode(records: list[SpanRecord]) -> dict[str, Any]:
     return data
 
 
+def require() -> None:
+    """OtelMissing, in French, unless the export's packages are installed: the CLI asks
+    before the run (`--trace-otel`), as the export comes after it."""
+    _request([])
+
+
 def _request(records: list[SpanRecord]) -> Any:
     """The OTLP request: one resource (service.name harness_lib), one scope, the spans."""
     try:

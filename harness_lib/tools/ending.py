@@ -47,17 +47,24 @@ def ended_with_the_harness() -> Iterator[list[int]]:
             signal.signal(number, signal.SIG_DFL)
             os.kill(os.getpid(), number)
 
-    previous: dict[int, Handler] = {}
-    for number in ENDING:
-        before = signal.getsignal(number)
-        if before is signal.SIG_DFL or callable(before):  # not SIG_IGN: nohup leaves it be
-            try:
-                signal.signal(number, end)
-            except ValueError:  # not the main thread
-                break
-            previous[number] = before
+    previous = replace_handlers(end)
     try:
         yield groups
     finally:
         for number, before in previous.items():
             signal.signal(number, before)
+
+
+def replace_handlers(handler: Handler) -> dict[int, Handler]:
+    """Set `handler` for SIGTERM and SIGHUP, except where they are ignored (nohup) or off
+    the main thread; the handlers it replaced, to put back."""
+    previous: dict[int, Handler] = {}
+    for number in ENDING:
+        before = signal.getsignal(number)
+        if before is signal.SIG_DFL or callable(before):  # not SIG_IGN: nohup leaves it be
+            try:
+                signal.signal(number, handler)
+            except ValueError:  # not the main thread
+                break
+            previous[number] = before
+    return previous

@@ -165,11 +165,12 @@ def _probe(program: str) -> str | None:
     return reason
 
 
-def notice(reason: str) -> str:
-    """The one sentence the harness says when bash cannot be confined."""
-    return (f"Pas de bac à sable pour bash : {reason}. Les commandes tournent avec vos "
-            "droits : avec un vrai modèle, chacune attend votre accord (ou "
-            "Policy(unconfined=\"allow\"), à vos risques).")
+def notice(reason: str, opt_out: str = 'Policy(unconfined="allow")') -> str:
+    """The one sentence the harness says when bash cannot be confined (`opt_out`: how to
+    skip the question: the CLI says --unconfined)."""
+    return (f"Pas de bac à sable pour bash : {reason}. Ses commandes tournent avec vos droits : "
+            "chacune attend votre accord, y compris en mode simulé ; "
+            f"{opt_out} les lance sans demander, à vos risques.")
 
 
 def _why_not(program: str) -> str | None:

@@ -9,7 +9,7 @@ encoding of the OTLP specification: ids in hex, times as strings, attributes as
 attribute, value, id and time is kept; nothing is added but the envelope
 (`resourceSpans` → `scopeSpans` → `spans`).
 
-    python tests/data/otel/from_any_agent.py OPENAI_trace.json > any_agent_openai.otlp.json
+    python notebooks/traces/from_any_agent.py OPENAI_trace.json > any_agent_openai.otlp.json
 """
 
 from __future__ import annotations
