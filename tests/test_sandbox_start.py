@@ -195,3 +195,22 @@ def test_a_signal_that_ends_the_harness_ends_the_tool_s_group(bash_mode: str, tm
         harness.kill()
         for pid in named(token):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_signal_while_the_command_starts_ends_its_group_once_the_group_is_known() -> None:
+    # The race seen in CI-like runs: SIGTERM between the handler's install and the Popen's
+    # return left the command running after the harness. It now waits for `groups.add`.
+    from harness_lib.tools.ending import ended_with_the_harness
+
+    signals = signal
+    seen: list[int] = []
+    before = signals.signal(signals.SIGTERM, lambda number, frame: seen.append(number))
+    try:
+        with ended_with_the_harness() as groups:
+            os.kill(os.getpid(), signals.SIGTERM)  # before any group is known
+            assert seen == []  # not yet: the harness's own handler waits for the group
+            process = subprocess.Popen(["sleep", "30"], start_new_session=True)
+            groups.add(process.pid)
+        assert process.wait(timeout=10) == -signals.SIGKILL and seen == [signals.SIGTERM]
+    finally:
+        signals.signal(signals.SIGTERM, before)

@@ -8,7 +8,7 @@ rights where no sandbox starts; a sandbox ends with the harness: `--die-with-par
 While a command runs, `ended_with_the_harness()` kills its group first, then lets the
 signal do what it did before (ends the harness, or calls the harness's own handler).
 
->>> with ended_with_the_harness() as groups:  # groups.append(process.pid) once started
+>>> with ended_with_the_harness() as groups:  # groups.add(process.pid) once started
 ...     signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 False
 >>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # as it was
@@ -29,14 +29,31 @@ ENDING = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(sig
 Handler = Callable[[int, FrameType | None], Any] | signal.Handlers
 
 
+class Groups(list[int]):
+    """The process groups a signal must end first. A signal that comes while the command is
+    being started (no group known yet) waits for `add`: no moment leaves it running."""
+
+    def __init__(self, end: Callable[[int, FrameType | None], None]) -> None:
+        super().__init__()
+        self.end = end
+        self.waiting: tuple[int, FrameType | None] | None = None
+
+    def add(self, pgid: int) -> None:
+        self.append(pgid)
+        if self.waiting is not None:
+            self.end(*self.waiting)
+
+
 @contextmanager
-def ended_with_the_harness() -> Iterator[list[int]]:
+def ended_with_the_harness() -> Iterator[Groups]:
     """While the command runs, SIGTERM or SIGHUP to the harness kills the process groups
-    put in the list first (as Ctrl-C does, through KeyboardInterrupt), then does what it
+    added to the list first (as Ctrl-C does, through KeyboardInterrupt), then does what it
     did before: by default, ends the harness. Only the main thread may set handlers."""
-    groups: list[int] = []
 
     def end(number: int, frame: FrameType | None) -> None:
+        if not groups:  # the command is starting: ended as soon as its group is known
+            groups.waiting = (number, frame)
+            return
         for pgid in groups:
             with suppress(ProcessLookupError):
                 os.killpg(pgid, signal.SIGKILL)
@@ -47,6 +64,7 @@ def ended_with_the_harness() -> Iterator[list[int]]:
             signal.signal(number, signal.SIG_DFL)
             os.kill(os.getpid(), number)
 
+    groups = Groups(end)
     previous = replace_handlers(end)
     try:
         yield groups

@@ -105,7 +105,7 @@ def _run(command: str, cwd: str | Path, timeout: float, network: bool
     # The handlers are set before the start: no moment when a signal would leave it running.
     with os.fdopen(reader, "rb") as count, ended_with_the_harness() as groups:
         process = _start(argv, root, env, writer)
-        groups.append(process.pid)
+        groups.add(process.pid)  # a signal that came during the start acts now
         output, code, left = _collect(process, timeout)
         os.set_blocking(count.fileno(), False)
         said = (count.read() or b"").strip()
