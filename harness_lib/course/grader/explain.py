@@ -111,7 +111,8 @@ def _type_error(error: TypeError) -> str:
     found = re.match(r"(\w+)\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given",
                      text)
     if found:
-        return f"`{found[1]}()` prend {found[2]} argument(s), votre appel en donne {found[3]}."
+        return (f"`{found[1]}()` prend {plural(int(found[2]), 'argument')}, votre appel en "
+                f"donne {found[3]}.")
     if "NoneType" in text:
         return f"une valeur vaut None ici ({text}) : une ligne à compléter ?"
     return f"une opération sur une valeur du mauvais type ({text})."

@@ -16,7 +16,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...text import french_number
+from ...text import french_number, plural
 from ..exercises.targets import code_html
 from ..missions.own_loop import Watched
 from .missions import MISSIONS, Mission
@@ -37,7 +37,7 @@ class Result:
             return ""
         total = guard.output.total
         if total <= guard.output.limit:
-            return f"Votre boucle a affiché {french_number(total)} caractère(s)."
+            return f"Votre boucle a affiché {plural(total, 'caractère')}."
         return (f"Votre boucle a affiché {french_number(total)} caractères ; le correcteur "
                 f"n’en garde que les {french_number(guard.output.limit)} premiers.")
 
@@ -84,7 +84,7 @@ class Report:
         else:
             rows = "".join(_row(_colour(r), _mark(r), r.mission.title, text, r)
                            for r, text in self.lines())
-        notes = "".join(f"<p>{html.escape(n)}</p>" for n in self.notes)
+        notes = "".join(f"<p>{code_html(n)}</p>" for n in self.notes)
         return (f'<div class="harness-grader" style="border:1px solid #ccc;border-radius:6px;'
                 f'padding:4px 12px"><ul style="list-style:none;padding-left:0">{rows}</ul>'
                 f"{notes}<b>{html.escape(self.total())}</b></div>")
