@@ -10,30 +10,18 @@ fixture makes it for the tests run in this process; nbval runs them where it sta
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
-import nbclient
-import nbformat
 import pytest
+from test_french_outputs import executed
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ABSENT = ("from harness_lib.tools import sandbox as _sandbox\n"
           "_sandbox.PROGRAM = 'bwrap-absent-pour-ce-test'")
 
 
 def without_sandbox(name: str) -> Any:
     """The notebook executed as Lab would, with no sandbox; the first failing cell raises."""
-    path = NOTEBOOKS / name
-    nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(ABSENT))
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENROUTER_API_KEY",
-                                                             "HARNESS_MODEL")}
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
-                                     resources={"metadata": {"path": str(path.parent)}})
-    client.execute(env=env)
-    return nb
+    return executed(name, ABSENT)
 
 
 def printed(nb: Any, code: str) -> str:
