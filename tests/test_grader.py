@@ -175,7 +175,7 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
     "sans-limite": (edit("    for _ in range(max_tours):", "    while True:"), ["max-tours"],
                     "appelé le modèle 45 fois sans s’arrêter (ligne 5 : `while True:`) : il "),
     "un-tour-de-trop": (edit("range(max_tours)", "range(max_tours + 1)"), ["max-tours"],
-                        "appelé le modèle 16 fois ; avec max_tours = 15"),
+                        "appelé le modèle 16 fois ; avec `max_tours = 15`"),
     "limite-en-dur": (edit("range(max_tours)", "range(10)"), ["max-tours"],
                       "appelé le modèle 10 fois"),
     "mauvais-identifiant": (edit('tool_result(appel["id"], resultat)',
