@@ -170,10 +170,13 @@ def widget_texts(nb: Any) -> Iterator[tuple[str, str]]:
 
 
 @cache
-def executed(name: str) -> Any:
-    """The notebook, executed as Lab would (its folder as working directory, mock mode)."""
+def executed(name: str, first: str = "") -> Any:
+    """The notebook, executed as Lab would (its folder as working directory, mock mode);
+    `first`: a code cell run before the notebook's own (test_unconfined_notebooks.py)."""
     path = ROOT / "notebooks" / name
     nb = nbformat.read(path, as_version=4)
+    if first:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(first))
     env = {k: v for k, v in os.environ.items() if k not in ("OPENROUTER_API_KEY",
                                                              "HARNESS_MODEL")}
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,

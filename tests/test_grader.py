@@ -175,7 +175,7 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
     "sans-limite": (edit("    for _ in range(max_tours):", "    while True:"), ["max-tours"],
                     "appelé le modèle 45 fois sans s’arrêter (ligne 5 : `while True:`) : il "),
     "un-tour-de-trop": (edit("range(max_tours)", "range(max_tours + 1)"), ["max-tours"],
-                        "appelé le modèle 16 fois ; avec max_tours = 15"),
+                        "appelé le modèle 16 fois ; avec `max_tours = 15`"),
     "limite-en-dur": (edit("range(max_tours)", "range(10)"), ["max-tours"],
                       "appelé le modèle 10 fois"),
     "mauvais-identifiant": (edit('tool_result(appel["id"], resultat)',
@@ -218,11 +218,11 @@ MISTAKES: dict[str, tuple[str, list[str], str]] = {
                            "vu = run_tool(read_call(appel), outils)\n"
                            "            resultat = \"vide\" if vu.is_error else vu.content"),
                       ["erreur-outil"], "l’erreur de read_file doit lui revenir"),
-    "squelette": (SKELETON, NAMES, "il reste `...` à la ligne 5, 6, 7, 8, 11, 12"),
+    "squelette": (SKELETON, NAMES, "il reste `...` aux lignes 5, 6, 7, 8, 11 et 12"),
     "squelette-presque": (SKELETON.replace("range(...)", "range(max_tours)")
                           .replace("reponse = ...  ", f"reponse = modele.{CALL}")
                           .replace("if ...:", "if not reponse.tool_calls:"),
-                          NAMES, "il reste `...` à la ligne 7, 11, 12"),
+                          NAMES, "il reste `...` aux lignes 7, 11 et 12"),
 }
 
 
@@ -323,7 +323,7 @@ def test_the_notebook_ships_the_skeleton_and_no_solution() -> None:
     """Shift+Enter on the ✏️ cell as shipped grades nothing: there is `...` left to fill."""
     report = grade(cell(SKELETON))
     assert report.blocked and not report.ok and report.results == []
-    assert "il reste `...` à la ligne 5, 6, 7, 8, 11, 12" in report.blocked
+    assert "il reste `...` aux lignes 5, 6, 7, 8, 11 et 12" in report.blocked
     sources = "\n".join(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells
                          if c.cell_type == "code")  # the table's hints are Markdown
     for line in ("messages.append(reponse.message)", "range(max_tours)",

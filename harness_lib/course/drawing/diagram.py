@@ -168,7 +168,8 @@ def transcript(diagram: Diagram) -> str:
     names = {p.id: p.label for p in diagram.participants}
     lines = [one_line(diagram.title) or "Diagramme de séquence", one_line(diagram.description)]
     totals = running_totals(diagram)  # one pass: total_at at each step would be quadratic
-    lines.append(f"Contexte de départ : {fr(totals[0])} tokens.")
+    if totals[0]:  # a trace read from elsewhere (OpenTelemetry) may count nothing before
+        lines.append(f"Contexte de départ : {fr(totals[0])} tokens.")
     loop = None
     for step in diagram.steps:
         if step.loop != loop:  # say where loops start and end, as the picture does

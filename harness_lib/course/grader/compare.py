@@ -183,17 +183,17 @@ def _rule_1(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
         if not any(isinstance(m, dict) and m.get("role") == "tool" for m in before):
             return None
         line = code_line(loop, r"\.append\(\s*\w+\.message\s*\)")
-        return (f"Appel {k} : RULE 1 est à la mauvaise place : la réponse du modèle est ajoutée "
-                f"après ses résultats{line}. La demande doit précéder ses résultats : placez "
-                "`messages.append(reponse.message)` juste après l’appel au modèle, avant la "
-                "boucle sur les outils.")
+        return (f"Appel {k} : la ligne RULE 1 est à la mauvaise place : la réponse du "
+                f"modèle est ajoutée après ses résultats{line}. La demande doit précéder ses "
+                "résultats : placez `messages.append(reponse.message)` juste après l’appel au "
+                "modèle, avant la boucle sur les outils.")
     copied = any(isinstance(m, dict) and m.get("role") == "assistant" for m in added)
     after = source_line(loop, "complete(")
     if copied:
         return (f"Appel {k} : le message assistant ajouté n’est pas celui du modèle (ses "
-                "`tool_calls` manquent ou diffèrent) : RULE 1 veut la réponse telle quelle, "
+                "`tool_calls` manquent ou diffèrent) : la règle 1 veut la réponse telle quelle, "
                 f"`messages.append(reponse.message)`{after}.")
-    return (f"Appel {k} : RULE 1 manque ({RULE_1.name} : {RULE_1.says}) : la réponse du "
+    return (f"Appel {k} : la ligne RULE 1 manque ({RULE_1.name} : {RULE_1.says}) : la réponse du "
             f"modèle à l’appel {k - 1}, celle qui porte `tool_calls`, n’est pas dans "
             f"`messages[]`. Ajoutez `{RULE_1.code}` {RULE_1.where}{after}.")
 
@@ -205,7 +205,7 @@ def _rule_2(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
     line = code_line(loop, r"tool_result\(")
     if not got:
         stays = "reste" if len(asked) == 1 else "restent"
-        return (f"Appel {k} : RULE 2 manque ({RULE_2.name} : {RULE_2.says}) : "
+        return (f"Appel {k} : la ligne RULE 2 manque ({RULE_2.name} : {RULE_2.says}) : "
                 f"{_count(len(asked))} de l’appel {k - 1} ({', '.join(asked)}) {stays} sans "
                 f"résultat dans `messages[]`. Ajoutez `{RULE_2.code}` {RULE_2.where}.")
     strangers = [g for g in got if g not in asked]
@@ -229,7 +229,7 @@ def _rule_2(k: int, reply: Completion, added: list[Any], loop: Any) -> str | Non
     if missing:
         stays = "reste" if len(missing) == 1 else "restent"
         return (f"Appel {k} : {', '.join(missing)} {stays} sans résultat : chaque demande "
-                "du tour reçoit le sien (RULE 2), `for appel in reponse.tool_calls:`.")
+                "du tour reçoit le sien (la règle 2), `for appel in reponse.tool_calls:`.")
     return None
 
 

@@ -94,10 +94,11 @@ def not_runnable(loop: Loop) -> str | None:
                 "fonction elle-même, `grade(ma_boucle)`, sans parenthèses après son nom.")
     left = ellipses(loop)
     if left:
-        where = ", ".join(map(str, left))
-        return (f"Votre boucle n’est pas encore écrite : il reste `...` à la ligne {where}. "
+        where = (f"à la ligne {left[0]}" if len(left) == 1 else
+                 "aux lignes " + ", ".join(map(str, left[:-1])) + f" et {left[-1]}")
+        return (f"Votre boucle n’est pas encore écrite : il reste `...` {where}. "
                 "Remplacez chaque `...` par le code qu’il attend (voir le tableau) ; en "
-                "attendant, la suite du notebook utilise la boucle de référence.")
+                "attendant, la suite du notebook utilise la boucle du corrigé.")
     try:
         signature = inspect.signature(loop)
     except (TypeError, ValueError):
@@ -122,11 +123,11 @@ def verdict(watched: Watched, mission: Mission, schemas: list[dict[str, Any]],
     refused = isinstance(error, ApiError) and error.status == 400
     if fault is not None:
         if refused and fault.call == len(watched.sends):
-            return f"Appel {fault.call} refusé par l’API : `{_short(error)}`. {fault.text}"
+            return f"Appel {fault.call} refusé par l’API : {_quoted(error)} {fault.text}"
         text = fault.text if fault.text[:4].isupper() else fault.text[0].lower() + fault.text[1:]
         return f"Appel {fault.call} : {text}"
     if refused:
-        return (f"Appel {len(watched.sends)} refusé par l’API : `{_short(error)}`. "
+        return (f"Appel {len(watched.sends)} refusé par l’API : {_quoted(error)} "
                 f"{error.explication}")
     if error is not None:
         return f"Appel {len(watched.sends)} sans réponse : {error.explication}"
@@ -146,11 +147,12 @@ def returned(watched: Watched, loop: Loop, stops_early: bool = False) -> str | N
         return ("Votre boucle n’a jamais appelé le modèle : "
                 "`reponse = modele.complete(messages, definitions)`.")
     if run.reason == "incomplete" and not stops_early and not _ran_last(watched):
-        names = ", ".join(str((c.get("function") or {}).get("name"))
-                          for c in watched.replies[-1].tool_calls)
+        asked = watched.replies[-1].tool_calls
+        names = ", ".join(str((c.get("function") or {}).get("name")) for c in asked)
+        what = "un outil" if len(asked) == 1 else "des outils"
         where = code_line(loop, r'if .*tool_calls')
         return (f"Votre boucle rend la main après {plural(watched.calls, 'appel')}, alors que "
-                f"le modèle demandait encore un outil ({names}){where} : "
+                f"le modèle demandait encore {what} ({names}){where} : "
                 "EXIT ne sort que quand `reponse.tool_calls` est vide, "
                 "`if not reponse.tool_calls:`.")
     when = "après la réponse finale (EXIT)" if run.reason == "answer" else \
@@ -166,7 +168,7 @@ def returned(watched: Watched, loop: Loop, stops_early: bool = False) -> str | N
         return ("La liste que rend votre boucle n’est pas celle qu’elle envoyait au modèle : "
                 "rendez `messages`, la liste complétée à chaque tour.")
     if run.reason == "answer" and (not value or value[-1] != watched.replies[-1].message):
-        return ("La réponse finale n’est pas le dernier message de `messages[]` : RULE 1 vaut "
+        return ("La réponse finale n’est pas le dernier message de `messages[]` : la règle 1 vaut "
                 "aussi pour elle, ajoutez-la avant de sortir par EXIT.")
     return None
 
@@ -183,6 +185,12 @@ def success(watched: Watched, mission: Mission) -> str:
         "1 demande d’outil et son résultat" if asked == 1 else \
         f"{plural(asked, 'demande d’outil', 'demandes d’outil')} et autant de résultats"
     return f"{plural(watched.calls, 'appel')} au modèle, {tools}, puis la réponse finale."
+
+
+def _quoted(error: ApiError) -> str:
+    """« `its message` », then a full stop unless the message ends with one."""
+    text = _short(error)
+    return f"`{text}`" + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _short(error: ApiError) -> str:

@@ -90,8 +90,8 @@ def fixed(watched: Watched, folder: Path) -> str | None:
 def stopped(watched: Watched, folder: Path) -> str | None:
     """The never-ending mission: exactly MAX_TURNS calls, and a conversation left valid."""
     if watched.calls != MAX_TURNS:
-        return (f"Votre boucle a appelé le modèle {watched.calls} fois ; avec max_tours = "
-                f"{MAX_TURNS}, il en faut {MAX_TURNS}, pas un de plus ni de moins.")
+        return (f"Votre boucle a appelé le modèle {watched.calls} fois ; avec `max_tours = "
+                f"{MAX_TURNS}`, il en faut {MAX_TURNS}, pas un de plus ni de moins.")
     problems = check_conversation(watched.run.messages)
     if problems:
         return f"La boucle s’arrête, mais `messages[]` n’est plus valide : {problems[0]}"
@@ -105,22 +105,24 @@ def gave_up(watched: Watched, folder: Path) -> str | None:
         return f"`messages[]` n’est plus valide : {problems[0]}" if problems else None
     if watched.calls > MAX_FAILURES:
         return (f"La commande a échoué à chaque tour et votre boucle a continué : "
-                f"{watched.calls} appels. Le chapitre arrête la boucle après {MAX_FAILURES} "
-                "échecs d’outil d’affilée : comptez-les (`run_tool(…).is_error`) et sortez "
-                "quand il y en a trois.")
+                f"{watched.calls} appels. Le chapitre arrête la boucle sur des « échecs "
+                "répétés » ; le harness du cours l’arrête au troisième échec d’outil d’affilée "
+                "(`Limits.max_failures`). Comptez-les (`run_tool(…).is_error`) et sortez quand "
+                "il y en a trois.")
     return (f"Votre boucle s’arrête après {plural(watched.calls, 'appel')}, avant le troisième "
-            f"échec d’affilée : le chapitre dit {MAX_FAILURES}.")
+            "échec d’affilée : le harness du cours attend le troisième (`Limits.max_failures`), "
+            "faites de même.")
 
 
 MISSIONS = (
     Mission("lire", "Lire README.md et le résumer", README_TASK, "mini", read_readme),
-    Mission("trois-fichiers", "Trois fichiers d’un coup : trois demandes, trois résultats",
+    Mission("trois-fichiers", "Trois fichiers d’un coup (trois demandes, trois résultats)",
             THREE_TASK, "docs", read_three),
-    Mission("erreur-outil", "README.md absent : chercher ailleurs", README_TASK, "docs",
+    Mission("erreur-outil", "README.md absent, chercher ailleurs", README_TASK, "docs",
             recovered),
     Mission("format-price", "Corriger format_price", PRICE_TASK, "prix", fixed),
-    Mission("max-tours", "Une mission sans fin : s’arrêter à 15 tours", WAIT_TASK, "attente",
+    Mission("max-tours", "Une mission sans fin, arrêtée à 15 tours", WAIT_TASK, "attente",
             stopped),
 )
-EXTRA = Mission("echecs", "Pour aller plus loin : s’arrêter après 3 échecs d’affilée",
+EXTRA = Mission("echecs", "Pour aller plus loin, s’arrêter après 3 échecs d’affilée",
                 FAIL_TASK, "attente", gave_up, optional=True)

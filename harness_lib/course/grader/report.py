@@ -84,7 +84,7 @@ class Report:
         else:
             rows = "".join(_row(_colour(r), _mark(r), r.mission.title, text, r)
                            for r, text in self.lines())
-        notes = "".join(f"<p>{html.escape(n)}</p>" for n in self.notes)
+        notes = "".join(f"<p>{code_html(n)}</p>" for n in self.notes)
         return (f'<div class="harness-grader" style="border:1px solid #ccc;border-radius:6px;'
                 f'padding:4px 12px"><ul style="list-style:none;padding-left:0">{rows}</ul>'
                 f"{notes}<b>{html.escape(self.total())}</b></div>")

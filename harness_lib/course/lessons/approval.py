@@ -36,6 +36,7 @@ from ...policy import STRICT_POLICY, Decision, Policy
 from ...text import one_line, shorten
 from ...tools import workspace_tools
 from ...trace import Run
+from ..drawing.run_notes import stop_reason
 from ..missions.scenarios import PRICE_TASK, example_workspace
 
 
@@ -172,7 +173,7 @@ def outcome_html(outcome: Outcome) -> str:
     answers = answers or "aucune"
     colour = "#e8f5e9" if outcome.approved else "#ffebee"
     return (f'<div style="{BOX};background:{colour}"><b>Vos décisions : '
-            f"{html.escape(answers)}.</b> Fin : <code>{html.escape(outcome.run.reason)}</code>"
+            f"{html.escape(answers)}.</b> Fin : {html.escape(stop_reason(outcome.run.reason))}"
             f"<br>Observations reçues par le modèle :<ul>{items}</ul>"
             "Message de fin (la réponse du modèle, ou la raison de l’arrêt) :"
             f'<pre style="white-space:pre-wrap;margin:0">{html.escape(outcome.run.message)}</pre>'

@@ -80,6 +80,12 @@ def _short(text: str, limit: int = 90) -> str:
     return shorten(one_line(text), limit)
 
 
+def _quoted(text: str, limit: int = 90) -> str:
+    """« text », shortened; its own « » become “ ”, as French nests quotation marks."""
+    inner = _short(text, limit).replace("«\u00a0", "“").replace("\u00a0»", "”")
+    return f"« {inner.replace('«', '“').replace('»', '”')} »"
+
+
 def react_text(turns: Sequence[ReactTurn]) -> str:
     """The chapter's layout: « Tour 1 : raisonnement → … », one block per turn."""
     lines = []
@@ -88,13 +94,13 @@ def react_text(turns: Sequence[ReactTurn]) -> str:
         pad = " " * len(start)
         if t.reasoning:  # the provider's own field: visible reasoning, not an action
             lines.append(f"{start}raisonnement visible (du fournisseur) → "
-                         f"« {_short(t.reasoning)} »")
+                         + _quoted(t.reasoning))
         lines.append((pad if t.reasoning else start) + "raisonnement → "
-                     + (f"« {_short(t.thought)} »" if t.thought else NOT_SHOWN))
+                     + (_quoted(t.thought) if t.thought else NOT_SHOWN))
         lines += [f"{pad}action       → {a}" for a in t.actions]
-        lines += [f"{pad}observation  → « {_short(o, 60)} »" for o in t.observations]
+        lines += [f"{pad}observation  → {_quoted(o, 60)}" for o in t.observations]
         if t.answer is not None:
-            lines.append(f"{pad}réponse finale → « {_short(t.answer, 70)} »")
+            lines.append(f"{pad}réponse finale → {_quoted(t.answer, 70)}")
     return "\n".join(lines)
 
 
