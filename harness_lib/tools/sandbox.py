@@ -167,9 +167,10 @@ def _probe(program: str) -> str | None:
 
 def notice(reason: str) -> str:
     """The one sentence the harness says when bash cannot be confined."""
-    return (f"Pas de bac à sable pour bash : {reason}. Les commandes tournent avec vos "
-            "droits : avec un vrai modèle, chacune attend votre accord (ou "
-            "Policy(unconfined=\"allow\"), à vos risques).")
+    return (f"Pas de bac à sable pour bash : {reason}. Une commande tournerait avec vos "
+            "droits : chacune attend donc l’accord d’une personne, quel que soit le modèle, "
+            "le modèle simulé compris (Policy(unconfined=\"allow\") lève cette attente, à vos "
+            "risques).")
 
 
 def _why_not(program: str) -> str | None:
