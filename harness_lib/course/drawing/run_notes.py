@@ -155,11 +155,16 @@ def _reply(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     calls = event.message.get("tool_calls") if isinstance(event.message, dict) else None
     if calls:
-        text = (f"Le modèle répond par {plural(len(calls), 'demande d’outil', 'demandes d’outil')}"
-                f" : {call_list(event.message)}. Le harness ajoute ce message assistant à "
-                f"messages[] tel quel, tool_calls compris ({RULE_1.name})."
-                + story.once("Écrire une demande n’exécute rien : c’est le harness qui lance "
-                             "les outils."))
+        asked = plural(len(calls), "demande d’outil", "demandes d’outil")
+        if "reply" in story.told:  # the rule was said at the first request of the run
+            text = (f"Le modèle répond par {asked} : {call_list(event.message)}, que le harness "
+                    f"ajoute à messages[] tel quel ({RULE_1.name}).")
+        else:
+            story.told.add("reply")
+            text = (f"Le modèle répond par {asked} : {call_list(event.message)}. Le harness "
+                    f"ajoute ce message assistant à messages[] tel quel, tool_calls compris "
+                    f"({RULE_1.name}). Écrire une demande n’exécute rien : c’est le harness qui "
+                    "lance les outils.")
     else:
         text = ("Le modèle répond par du texte, sans demande d’outil : c’est sa réponse "
                 "finale. Le harness l’ajoute à messages[] (role assistant).")
@@ -245,7 +250,7 @@ def _tool_result(story: RunStory, i: int, messages: Held) -> str:
     if not asked:  # RULE 1 was skipped: this result answers nothing that messages[] holds
         return (text + f" Mais aucun message assistant de messages[] ne porte la demande "
                 f"{call_id} : ce résultat ne répond à rien, et l’API le refusera.")
-    return f"{text} {seen}"
+    return text + story.once(seen)  # several results for one call: said after the first
 
 
 def _answer(story: RunStory, i: int, messages: Held) -> str:

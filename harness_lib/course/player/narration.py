@@ -15,7 +15,7 @@ et la définition des outils. Le modèle ne garde rien d’un appel à l’autre
 ce qu’il sait.'
 >>> step_note(d, 8)
 'L’outil list_files rend son résultat au harness, qui l’ajoute à messages[] \
-(role tool, 60 tokens). Le modèle ne l’a pas encore reçu.'
+(role tool, 60 tokens).'
 >>> from harness_lib.trace import Event
 >>> status(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}))
 'terminé\\xa0: limite de tours atteinte'
@@ -91,14 +91,16 @@ def arrow_sentence(diagram: Diagram, k: int) -> str:
         return f"{source[0].upper()}{source[1:]} agit seul, sans appeler le modèle : " \
             f"« {text} ». messages[] ne change pas."
     if step.target == TOOLS_ID:
-        return f"Le harness exécute {target}." + (" Le modèle n’intervient pas à cette étape."
-                                                  if first else "")
+        what = text if tool and text.startswith(tool) else f"{target} : {text}"
+        return f"Le harness exécute {what}." + (" Le modèle n’intervient pas à cette étape."
+                                                if first else "")
     if step.source == TOOLS_ID:
         failed = text.lower().startswith(("erreur", "error"))
         return (f"{source[0].upper()}{source[1:]} "
                 + ("échoue ; le harness ajoute l’erreur à messages[] comme un résultat normal"
                    if failed else "rend son résultat au harness, qui l’ajoute à messages[]")
-                + f"{_said(step.entries)}. Le modèle ne l’a pas encore reçu.")
+                + f"{_said(step.entries)}." + (" Le modèle ne l’a pas encore reçu."
+                                               if _first(diagram, k) else ""))
     if target == "la personne":
         return (f"{source[0].upper()}{source[1:]} rend la réponse finale à la personne. La "
                 "boucle est terminée : messages[] ne changera plus.")
