@@ -155,10 +155,11 @@ def _reply(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     calls = event.message.get("tool_calls") if isinstance(event.message, dict) else None
     if calls:
-        asked = plural(len(calls), "demande d’outil", "demandes d’outil")
+        asked = "une demande d’outil" if len(calls) == 1 else \
+            plural(len(calls), "demande d’outil", "demandes d’outil")
         if "reply" in story.told:  # the rule was said at the first request of the run
-            text = (f"Le modèle répond par {asked} : {call_list(event.message)}, que le harness "
-                    f"ajoute à messages[] tel quel ({RULE_1.name}).")
+            text = (f"Le modèle répond par {asked} : {call_list(event.message)} ; le harness "
+                    f"ajoute son message à messages[] tel quel ({RULE_1.name}).")
         else:
             story.told.add("reply")
             text = (f"Le modèle répond par {asked} : {call_list(event.message)}. Le harness "
