@@ -247,7 +247,8 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     for tour in (1, 2, 3):  # the tours start empty: the learner writes the three moves
         index = cell_index(cells, f"# ✏️ Tour {tour}")
         ((old, new),) = play(tour).items()
-        type_into(notebook, index, cells[index]["source"].replace(old, new))
+        source = next(c["source"] for c in cells if c["index"] == index)
+        type_into(notebook, index, source.replace(old, new))
     last = notebook.cell(cell_index(cells, "# ✏️ Tour 3"))
     sync_api.expect(last).to_contain_text("✔ règle 2 : call_3")
     sync_api.expect(last).to_contain_text("pas de demande d’outil", ignore_case=True)
@@ -259,7 +260,8 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     # starts over from call 1, the checker names what is missing, the API refuses.
     index = cell_index(cells, "# ✏️ Tour 1")
     ((old, new),) = play(1, rule_1=False).items()
-    type_into(notebook, index, cells[index]["source"].replace(old, new))
+    source = next(c["source"] for c in cells if c["index"] == index)
+    type_into(notebook, index, source.replace(old, new))
     sync_api.expect(first).to_contain_text("n’est pas dans messages[]")
     sync_api.expect(first).to_contain_text("preceeding")
     # The misconception named, by the checker and by send(): the assistant message forgotten.
