@@ -314,6 +314,24 @@ def test_each_lesson_closes_with_what_to_keep_and_the_next(name: str) -> None:
     assert found and found[1] == found[2] == following, f"la dernière ligne : Suite : [{following}]"
 
 
+@pytest.mark.parametrize("name", LESSONS)
+def test_the_express_path_runs_alone(name: str) -> None:
+    """00 says: the imports, then the sections marked « ⏩ Parcours express », the others
+    skipped. Run that way (mock mode), no cell fails: a marked section needs nothing that
+    only an unmarked one defines."""
+    import os
+
+    import nbclient
+
+    nb = read(NOTEBOOKS / name)
+    nb.cells = express_cells(nb)
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENROUTER_API_KEY",
+                                                             "HARNESS_MODEL")}
+    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
+                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client.execute(env=env)  # raises CellExecutionError, with the cell, on the first failure
+
+
 def route() -> dict[str, tuple[int, int]]:
     """00's route table: notebook -> (full, express) minutes."""
     rows = {}
