@@ -32,6 +32,7 @@ from test_browser import (
     run_all,
     sync_api,
 )
+from test_suggestions import play
 
 pytestmark = pytest.mark.browser
 # test_browser.py's fixtures, shared here: one Lab server and one Chromium for this module.
@@ -243,6 +244,11 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     notebook = open_notebook("notebooks/03_erreur_observation.ipynb")
     cells = run_all(notebook)
     assert failures(cells, notebook) == []
+    for tour in (1, 2, 3):  # the tours start empty: the learner writes the three moves
+        index = cell_index(cells, f"# ✏️ Tour {tour}")
+        ((old, new),) = play(tour).items()
+        source = next(c["source"] for c in cells if c["index"] == index)
+        type_into(notebook, index, source.replace(old, new))
     last = notebook.cell(cell_index(cells, "# ✏️ Tour 3"))
     sync_api.expect(last).to_contain_text("✔ règle 2 : call_3")
     sync_api.expect(last).to_contain_text("pas de demande d’outil", ignore_case=True)
@@ -252,10 +258,10 @@ def test_03_the_whole_mission_by_hand_draws_the_learners_conversation(
     shots(notebook, first, "03-tour-1")
     # After Run All, the learner forgets RULE 1 at turn 1 and runs the cell again: the turn
     # starts over from call 1, the checker names what is missing, the API refuses.
-    source = next(c["source"] for c in cells if c["source"].startswith("# ✏️ Tour 1"))
-    rule_1 = next(li for li in source.splitlines() if "messages.append(reponse.message)" in li)
     index = cell_index(cells, "# ✏️ Tour 1")
-    type_into(notebook, index, source.replace(rule_1 + "\n", ""))
+    ((old, new),) = play(1, rule_1=False).items()
+    source = next(c["source"] for c in cells if c["index"] == index)
+    type_into(notebook, index, source.replace(old, new))
     sync_api.expect(first).to_contain_text("n’est pas dans messages[]")
     sync_api.expect(first).to_contain_text("preceeding")
     # The misconception named, by the checker and by send(): the assistant message forgotten.

@@ -76,9 +76,11 @@ def test_no_step_of_a_run_is_silent(name: str) -> None:
 
 
 def test_the_prediction_step_of_notebook_01_explains_the_tool_call() -> None:
-    # 01 asks « what does the model know » before the tool result: that step speaks.
+    # 01 asks « what does the model know » before the tool result: that step speaks, and
+    # does not answer the question (when the model will see the result).
     note = step_note(chapter_diagram("deux_tours"), 5)
-    assert "read_file" in note and "messages[]" in note and "attend" in note
+    assert "read_file" in note and "n’intervient pas" in note
+    assert "prochain appel" not in note and "connaîtra" not in note
 
 
 def test_what_a_sentence_says_for_each_kind_of_arrow() -> None:
@@ -103,7 +105,7 @@ def test_what_a_sentence_says_for_each_kind_of_arrow() -> None:
     assert notes[2].startswith("Le modèle répond sans demander d’outil : c’est sa réponse finale")
     assert notes[3] == ("Le harness agit seul, sans appeler le modèle : « Vérifie ». "
                         "messages[] ne change pas.")
-    assert notes[4].startswith("Le harness exécute l’outil read_file.")
+    assert notes[4].startswith('Le harness exécute read_file("a").')
     assert notes[5].startswith("L’outil read_file rend son résultat au harness") \
         and "(role tool, 9 tokens)" in notes[5]
     assert notes[6].startswith("Le harness rend la réponse finale à la personne.")

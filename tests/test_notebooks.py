@@ -3,11 +3,13 @@
 nbval runs the notebooks (`python -m pytest --nbval-lax notebooks/`); this module
 checks what a run cannot see: that each notebook is committed clean (no outputs,
 no widget state, unique cell ids), written in French, built on harness_lib
-rather than on pasted library code, with short teaching cells (their long checks in a
-collapsed « # Vérification : … » cell), closed by a recap, and that every Mermaid
-diagram in its Markdown parses, the chapter's ones word for word. It also checks
-that the start page lists every notebook, that the annex's map covers every notebook
-and every section of the chapter, and that relative links lead to real files.
+rather than on pasted library code, with short teaching cells (the course's checks in
+collapsed « # Vérification : … » cells, ten visible asserts at most), opened by objectives
+and a duration that 00 counts the same way, closed by « À retenir » and the next notebook,
+and that every Mermaid diagram in its Markdown parses, the chapter's ones word for word.
+It also checks that the start page lists every notebook with the lessons' own durations,
+that the annex's map covers every notebook and every section of the chapter, and that
+relative links lead to real files.
 One check needs the notebooks executed (test_french_outputs.py executes each once): that
 nothing a page shows above a prediction question states its answer.
 """
@@ -171,20 +173,21 @@ class TestEachNotebook:
             if cell.cell_type != "code":
                 continue
             if cell.source.startswith(VERIFICATION.rstrip()):
-                assert hidden(cell), f"cellule {cell.id} : une vérification se replie"
-                assert asserts(cell.source), f"cellule {cell.id} : une vérification sans assert"
+                assert hidden(cell), f"cellule {cell.id} : une vérification se replie"
+                assert asserts(cell.source), f"cellule {cell.id} : une vérification sans assert"
             elif not hidden(cell):
                 count = asserts(cell.source)
                 assert count <= MAX_SHOWN_ASSERTS, (
-                    f"cellule {cell.id} : {count} assert visibles ; au-delà de "
+                    f"cellule {cell.id} : {count} assert visibles ; au-delà de "
                     f"{MAX_SHOWN_ASSERTS}, mettez-les dans la cellule suivante, "
-                    f"« {VERIFICATION}… », repliée")
+                    f"« {VERIFICATION}… », repliée")
 
     def test_ends_with_a_recap(self, path: Path) -> None:
         last = read(path).cells[-1]
         assert last.cell_type == "markdown", "la dernière cellule doit être le récapitulatif"
         first_heading = next((ln for ln in last.source.splitlines() if ln.startswith("#")), "")
-        assert "Récapitulatif" in first_heading, "la dernière cellule s’ouvre sur « Récapitulatif »"
+        assert "À retenir" in first_heading or "Récapitulatif" in first_heading, \
+            "la dernière cellule s’ouvre sur « À retenir »"
 
     def test_question_cells_show_no_answer(self, path: Path) -> None:
         # Lab previews a collapsed cell's first line: a question built in the cell, with its
@@ -210,6 +213,245 @@ class TestEachNotebook:
             if diagram.title in titles:  # a chapter diagram: the chapter's text, exactly
                 assert body == chapter_source(titles[diagram.title]), (
                     f"le diagramme « {diagram.title} » diffère du texte du chapitre")
+
+
+# --- Shape of a lesson (01-08): what you will be able to do, how long, what to keep, what next.
+LESSONS = COURSE[1:]
+DURATION = re.compile(r"^\*\*Durée\*\*\s*:\s*environ (\d+) min "
+                      r"\(parcours express\s*:\s*(\d+) min\)\s*$", re.M)
+OBJECTIVES = "**À la fin, vous saurez :**"
+NEXT = re.compile(r"^Suite\s*:\s*\[(\d\d_\w+\.ipynb)\]\((\d\d_\w+\.ipynb)\)\s*$")
+EXPRESS = re.compile(r"⏩\s*\**Parcours express")
+BULLET = re.compile(r"^\s*-\s+\S")
+
+
+def same_spaces(text: str) -> str:
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def duration(nb: nbformat.NotebookNode) -> tuple[int, int]:
+    """(full, express) minutes, as the notebook's first Markdown cell states them."""
+    found = DURATION.search(same_spaces(markdown(nb)[0]))
+    assert found, "la première cellule Markdown dit « **Durée** : environ N min (parcours " \
+                  "express : M min) »"
+    return int(found[1]), int(found[2])
+
+
+def objectives(nb: nbformat.NotebookNode) -> list[str]:
+    lines = same_spaces(markdown(nb)[0]).splitlines()
+    assert same_spaces(OBJECTIVES) in lines, f"la première cellule n’a pas la ligne {OBJECTIVES}"
+    after = [ln for ln in lines[lines.index(same_spaces(OBJECTIVES)) + 1:] if ln.strip()]
+    return [ln for ln in after[:next((i for i, ln in enumerate(after) if not BULLET.match(ln)),
+                                     len(after))]]
+
+
+# How 00 says durations are counted (« Comment ces durées sont comptées »).
+WORDS_PER_MINUTE, CODE, PLAYER, QUESTION, EXERCISE = 150, 1.0, 3.0, 1.5, 5.0
+
+
+def cell_minutes(cell: nbformat.NotebookNode) -> float:
+    source = cell.source
+    if cell.cell_type == "markdown":
+        prose = re.sub(r"```.*?```", "", source, flags=re.S)
+        return len(re.findall(r"\w+", prose)) / WORDS_PER_MINUTE
+    if asked := len(re.findall(r"\bquestion\(", source)):
+        return QUESTION * asked
+    if source.startswith((VERIFICATION.rstrip(), "# Corrigé")):
+        return 0.0
+    if "✏️" in source or "harness_exercise()" in source:
+        return EXERCISE
+    return PLAYER if re.search(r"\b(?:Player|run_live)\(", source) else CODE
+
+
+def express_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    """The first cell, the imports, and every section marked « ⏩ Parcours express » (a
+    marked Markdown cell up to the next heading that is not marked)."""
+    first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    kept, on = [], False
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and re.search(r"^#{1,6}\s", cell.source, re.M):
+            on = EXPRESS.search(cell.source) is not None
+        if on or i in (0, first_code):
+            kept.append(cell)
+    return kept
+
+
+def estimate(nb: nbformat.NotebookNode) -> tuple[float, float]:
+    return (sum(map(cell_minutes, nb.cells)), sum(map(cell_minutes, express_cells(nb))))
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_each_lesson_opens_with_objectives_and_a_duration(name: str) -> None:
+    nb = read(NOTEBOOKS / name)
+    full, express = duration(nb)
+    assert 0 < express < full
+    assert 2 <= len(objectives(nb)) <= 4, "deux à quatre objectifs"
+    assert any(EXPRESS.search(text) for text in markdown(nb)), \
+        "le parcours express passe par chaque notebook : une section marquée " \
+        "« ⏩ Parcours express »"
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_each_duration_is_the_one_00_says_how_to_count(name: str) -> None:
+    nb = read(NOTEBOOKS / name)
+    paths = ("complet", "express")
+    for stated, counted, what in zip(duration(nb), estimate(nb), paths, strict=True):
+        assert abs(stated - counted) <= max(5, 0.2 * counted), (
+            f"{name} : {stated} min annoncées pour le parcours {what}, {counted:.0f} min "
+            "comptées comme le dit 00")
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_each_lesson_closes_with_what_to_keep_and_the_next(name: str) -> None:
+    last = read(NOTEBOOKS / name).cells[-1]
+    assert last.cell_type == "markdown" and last.source.startswith("## À retenir")
+    bullets = [ln for ln in last.source.splitlines() if BULLET.match(ln)]
+    assert 3 <= len(bullets) <= 5, f"« À retenir » en 3 à 5 points, pas {len(bullets)}"
+    if name == LESSONS[-1]:
+        return
+    following = COURSE[COURSE.index(name) + 1]
+    found = NEXT.match(same_spaces(last.source.strip().splitlines()[-1]))
+    assert found and found[1] == found[2] == following, f"la dernière ligne : Suite : [{following}]"
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_the_express_path_runs_alone(name: str) -> None:
+    """00 says: the imports, then the sections marked « ⏩ Parcours express », the others
+    skipped. Run that way (mock mode), no cell fails: a marked section needs nothing that
+    only an unmarked one defines."""
+    import os
+
+    import nbclient
+
+    nb = read(NOTEBOOKS / name)
+    nb.cells = express_cells(nb)
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENROUTER_API_KEY",
+                                                             "HARNESS_MODEL")}
+    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=300,
+                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client.execute(env=env)  # raises CellExecutionError, with the cell, on the first failure
+
+
+def route() -> dict[str, tuple[int, int]]:
+    """00's route table: notebook -> (full, express) minutes."""
+    rows = {}
+    for line in same_spaces("\n".join(markdown(read(START)))).splitlines():
+        found = re.match(r"\|\s*\[(\d\d_\w+\.ipynb)\].*\|\s*(\d+) min\s*\|\s*(\d+) min\s*\|\s*$",
+                         line)
+        if found:
+            rows[found[1]] = (int(found[2]), int(found[3]))
+    return rows
+
+
+def test_the_start_page_says_what_the_chapter_is_and_times_the_route() -> None:
+    text = same_spaces("\n".join(markdown(read(START))))
+    assert same_spaces("« La boucle agentique »") in text and "cours sur les agents de code" in text
+    rows = route()
+    assert list(rows) == list(LESSONS)
+    for name, said in rows.items():
+        assert said == duration(read(NOTEBOOKS / name)), \
+            f"00 et {name} ne donnent pas la même durée"
+    total = re.search(r"environ (\d+) min \(.*?\) pour le parcours complet, (\d+) min pour le "
+                      r"parcours express", text)
+    assert total, "00 donne la durée totale des deux parcours"
+    assert int(total[1]) == sum(f for f, _ in rows.values())
+    assert int(total[2]) == sum(x for _, x in rows.values())
+    assert 75 <= int(total[2]) <= 105, "le parcours express dure environ 90 minutes"
+
+
+def test_the_course_shows_at_most_ten_asserts() -> None:
+    """The learner reads the lesson; the course's own checks run in collapsed cells."""
+    shown = {path.name: sum(asserts(c.source) for c in read(path).cells
+                            if c.cell_type == "code" and not hidden(c)) for path in PATHS}
+    assert sum(shown.values()) <= 10, shown
+
+
+# --- False claims the issue found, now absent: in the notebooks, in what they print, in the
+# notes of every player and in the harness's own texts.
+FALSE_CLAIMS = {
+    "quatre endroits": "le chapitre dit « Trois endroits suffisent pour la lire »",
+    "le chapitre dit 3": "le chapitre ne donne pas de nombre d’échecs : 3 est le choix du harness",
+    "arrête la boucle après 3 échecs": "le chapitre dit « échecs répétés », sans nombre",
+    "y pèse le plus lourd": "le prompt système (1 200) pèse plus que le résultat (800)",
+    "affirmation du cours est vérifiée": "toutes ne le sont pas par un assert",
+    "ne connaîtra le résultat": "la note donnait la réponse de la question de l’étape 5",
+    "la ligne 30": "une ligne du corrigé, que l’apprenant ne voit pas",
+    "tournent avec vos droits": "faux dans le navigateur, où l’onglet est le bac à sable",
+    "demo missing-call fonctionne aussi": "« !python » ne fonctionne pas dans le navigateur",
+    "montre bien le fichier": "faux là où aucun bac à sable ne démarre",
+    "compris (RULE 1)": "« règle 1 » dans une phrase française",
+    "demande(s)": "un pluriel accordé, pas « (s) »",
+    "Au harness de les exécuter, puis d’ajouter à messages[] ce message assistant et un message "
+    "tool par id.</p><table>": "l’accord se fait sur le nombre d’outils demandés",
+}
+
+
+def _claims(where: str, text: str) -> list[str]:
+    text = same_spaces(text)
+    return [f"{where} : « {claim} » ({why})" for claim, why in FALSE_CLAIMS.items()
+            if same_spaces(claim) in text]
+
+
+def test_no_false_claim_in_the_notebooks_nor_in_what_they_print() -> None:
+    from test_french_outputs import executed, texts
+
+    found = []
+    for path in PATHS:
+        found += [c for cell in read(path).cells for c in _claims(path.name, cell.source)]
+        found += [c for where, text in texts(executed(path.name))
+                  for c in _claims(f"{path.name}, {where}", text)]
+    assert not found, "\n".join(found)
+
+
+def test_no_false_claim_in_the_players_nor_in_the_harness_texts() -> None:
+    import course_players
+
+    from harness_lib.course.player.state import state
+
+    found = []
+    for title, build in course_players.PLAYERS.items():
+        diagram = build()
+        for k in range(len(diagram.steps) + 1):
+            found += _claims(f"{title}, étape {k}", state(diagram, k).note)
+    for source in sorted((NOTEBOOKS.parent / "harness_lib").rglob("*.py")):
+        found += _claims(str(source.relative_to(NOTEBOOKS.parent)), source.read_text("utf-8"))
+    assert not found, "\n".join(found)
+
+
+SENTENCE = re.compile(r"(?<=[.!?»])\s+(?=[A-ZÀ-ÝÉ«])")
+
+
+def test_no_player_says_the_same_sentence_twice() -> None:
+    import course_players
+
+    from harness_lib.course.player.state import state
+
+    for title, build in course_players.PLAYERS.items():
+        diagram, said = build(), {}
+        for k in range(len(diagram.steps) + 1):
+            for line in state(diagram, k).note.split("\n"):
+                for sentence in SENTENCE.split(line):
+                    if len(sentence) >= 25:
+                        said.setdefault(sentence, []).append(k)
+        again = {s: steps for s, steps in said.items() if len(steps) > 1}
+        assert not again, f"{title} : {again}"
+
+
+def test_messages_now_lists_no_tool_definition() -> None:
+    """01 says the definitions are in none of the five messages: « messages[] maintenant »
+    shows them beside the list, not as one of its rows."""
+    from harness_lib.course.player.known import _now_view
+
+    now = _now_view(chapter_diagram("deux_tours"), 5)
+    assert ">tools<" not in now and "À côté de messages[]" in same_spaces(now)
+
+
+def test_the_seventh_notebooks_questions_do_not_name_the_incident() -> None:
+    for name, spec in QUESTIONS.items():
+        if name.startswith("07-"):
+            prompt = same_spaces(str(spec.prompt))
+            assert "sans demande enregistrée" not in prompt and "demande sans résultat" not in \
+                prompt.lower(), f"{name} nomme l’incident dans sa question"
 
 
 def answer_texts(spec: Spec) -> list[str]:

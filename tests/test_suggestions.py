@@ -75,12 +75,38 @@ def test_04_the_pencil_cell_says_a_mistyped_tool_is_not_proposed() -> None:
     assert "Réponse du modèle :" in shown and "…" not in shown.split("Réponse du modèle :")[1][:10]
 
 
+# 03's hand-played harness: its ✏️ tours start empty; each move the learner writes, here.
+TOURS = {1: 'harness.read_file("README.md")', 2: 'harness.list_files(".")',
+         3: 'harness.read_file("docs/README.md")'}
+
+
+def play(tour: int, tool: str | None = None, rule_1: bool = True,
+         call_id: str = 'demande["id"]') -> dict[str, str]:
+    """The edit that writes tour `tour`'s three moves into its empty ✏️ cell of 03, before
+    the call to the model; one of them changed to try the prose's « cassez-les exprès »."""
+    last = f"reponse = harness.call(messages)           # appel {tour + 1}"
+    moves = (("# " if not rule_1 else "") + "messages.append(reponse.message)\n"
+             f"resultat = {tool or TOURS[tour]}\n"
+             f"messages.append(tool_result({call_id}, resultat))\n")
+    return {last: moves + last}
+
+
+def test_03_the_empty_tours_run_and_the_folded_corrige_plays_them() -> None:
+    """Run as committed (the ✏️ tours empty): no error, each tour says what is missing, and
+    the corrigé reaches the final answer; played by hand, the corrigé has nothing to do."""
+    nb = tried("03_erreur_observation.ipynb", {}, upto="# Corrigé")
+    assert errors(nb) == []
+    assert "✘" in printed(nb, "# ✏️ Tour 1")
+    assert "le corrigé les joue" in printed(nb, "# Corrigé")
+    nb = tried("03_erreur_observation.ipynb", {**play(1), **play(2), **play(3)}, upto="# Corrigé")
+    assert errors(nb) == [] and "rien à faire" in printed(nb, "# Corrigé")
+    assert "✘" not in printed(nb, "# ✏️ Tour 3")
+
+
 def test_03_another_file_is_explained_not_an_index_error() -> None:
     """« exécutez un autre fichier » in tour 1: tour 2 says why there is nothing to run."""
-    nb = tried("03_erreur_observation.ipynb", {
-        'resultat = harness.read_file("README.md")':
-        'resultat = harness.read_file("docs/README.md")'},
-        upto="# ✏️ Tour 2")
+    nb = tried("03_erreur_observation.ipynb", play(1, 'harness.read_file("docs/README.md")'),
+               upto="# ✏️ Tour 2")
     assert not any(e.startswith("IndexError") for e in errors(nb))
     assert "L’appel 2 ne demande aucun outil" in printed(nb, "# ✏️ Tour 2")
 
@@ -111,13 +137,9 @@ def test_04_without_bash_the_model_says_it_could_not_run_the_tests() -> None:
     assert "il me faudrait l’outil bash" in shown
 
 
-TOUR_1 = 'messages.append(reponse.message)                       # règle 1'
-
-
 @pytest.mark.parametrize("edit", [
-    {TOUR_1: "# " + TOUR_1},  # « oubliez la règle 1 »
-    {'messages.append(tool_result(demande["id"], resultat))  # règle 2':
-     'messages.append(tool_result("call_9", resultat))  # règle 2'},  # « changez l’identifiant »
+    play(1, rule_1=False),  # « oubliez la règle 1 »
+    play(1, call_id='"call_9"'),  # « changez l’identifiant »
 ], ids=["regle-1", "identifiant"])
 def test_03_a_broken_tour_is_explained_by_the_checks_and_the_next_tour(
         edit: dict[str, str]) -> None:

@@ -70,6 +70,7 @@ class RunStory:
     refused: set[int] = field(default_factory=set)  # requests the API refused
     next_call: dict[int, int | None] = field(default_factory=dict)  # event -> next request's turn
     unrun: set[int] = field(default_factory=set)  # results no tool produced (a refusal)
+    told: set[str] = field(default_factory=set)  # the explanations already given in this run
 
     def __post_init__(self) -> None:
         events, upcoming = self.trace.events, None
@@ -84,6 +85,14 @@ class RunStory:
             # A refused call (or a made-up tool) gets its result with no tool run before it.
             if event.kind == "tool_result" and (i == 0 or events[i - 1].kind != "tool_call"):
                 self.unrun.add(i)
+
+    def once(self, sentence: str) -> str:
+        """`sentence` (with a leading space) the first time a run's notes need it, then "":
+        a player never says the same explanation twice."""
+        if sentence in self.told:
+            return ""
+        self.told.add(sentence)
+        return f" {sentence}"
 
     def tool_names(self) -> list[str]:
         functions = [s.get("function") for s in self.trace.tools if isinstance(s, dict)]
@@ -115,23 +124,24 @@ def note(story: RunStory, i: int, messages: Held) -> str:
 
 def _task(story: RunStory, i: int, messages: Held) -> str:
     return (f"La personne confie la mission au harness, qui l’ajoute à messages[] (role user, "
-            f"message {len(messages)}). Le modèle ne l’a pas encore vue : aucun appel n’a eu "
-            "lieu.")
+            f"messages[{len(messages) - 1}]). Le modèle ne l’a pas encore vue : aucun appel n’a "
+            "eu lieu.")
 
 
 def _request(story: RunStory, i: int, messages: Held) -> str:
     event, names = story.trace.events[i], story.tool_names()
     sent = f"les {plural(len(messages), 'message')} de messages[] ({messages.words()})"
-    tools = (f", avec à côté la définition de {plural(len(names), 'outil')} "
-             f"({', '.join(names)})" if names else
+    listed = story.once(f"({', '.join(names)})")
+    tools = (f", avec à côté la définition de {plural(len(names), 'outil')}{listed}" if names else
              ", sans aucune définition d’outil : le modèle ne peut demander aucun outil, "
              "seulement écrire")
     if i in story.refused:
         return (f"Appel {event.turn} : le harness envoie {sent}{tools}. La requête passe "
                 "d’abord par l’API du fournisseur, qui la vérifie avant de la confier à un "
                 "modèle.")
-    return (f"Appel {event.turn} : le harness envoie au modèle {sent}{tools}. Le modèle ne garde "
-            "rien d’un appel à l’autre : ce qu’il reçoit là est tout ce qu’il sait.")
+    return (f"Appel {event.turn} : le harness envoie au modèle {sent}{tools}."
+            + story.once("Le modèle ne garde rien d’un appel à l’autre : ce qu’il reçoit là est "
+                         "tout ce qu’il sait."))
 
 
 def call_list(message: object) -> str:
@@ -145,14 +155,21 @@ def _reply(story: RunStory, i: int, messages: Held) -> str:
     event = story.trace.events[i]
     calls = event.message.get("tool_calls") if isinstance(event.message, dict) else None
     if calls:
-        text = (f"Le modèle répond par {plural(len(calls), 'demande d’outil', 'demandes d’outil')}"
-                f" : {call_list(event.message)}. Le harness ajoute ce message assistant à "
-                "messages[] tel quel, tool_calls compris (RULE 1). Écrire la demande n’exécute "
-                "rien : c’est le harness qui lancera l’outil.")
+        asked = "une demande d’outil" if len(calls) == 1 else \
+            plural(len(calls), "demande d’outil", "demandes d’outil")
+        if "reply" in story.told:  # the rule was said at the first request of the run
+            text = (f"Le modèle répond par {asked} : {call_list(event.message)} ; le harness "
+                    f"ajoute son message à messages[] tel quel ({RULE_1.name}).")
+        else:
+            story.told.add("reply")
+            text = (f"Le modèle répond par {asked} : {call_list(event.message)}. Le harness "
+                    f"ajoute ce message assistant à messages[] tel quel, tool_calls compris "
+                    f"({RULE_1.name}). Écrire une demande n’exécute rien : c’est le harness qui "
+                    "lance les outils.")
     else:
         text = ("Le modèle répond par du texte, sans demande d’outil : c’est sa réponse "
                 "finale. Le harness l’ajoute à messages[] (role assistant).")
-    text += beyond_the_text(event)
+    text += beyond_the_text(event, story)
     usage = event.data.get("usage")
     if isinstance(usage, dict) and "prompt_tokens" in usage:
         text += (f" Usage compté pour cet appel : {fr(usage.get('prompt_tokens'))} tokens en "
@@ -163,7 +180,7 @@ def _reply(story: RunStory, i: int, messages: Held) -> str:
 SHOWN_FIELDS = {"role", "content", "tool_calls"}  # what every view of a message already shows
 
 
-def beyond_the_text(event: Event) -> str:
+def beyond_the_text(event: Event, story: RunStory | None = None) -> str:
     """What a real provider sent beside the text and the calls, said rather than hidden.
 
     Reasoning models send their visible reasoning, signatures or a refusal in fields of
@@ -174,12 +191,13 @@ def beyond_the_text(event: Event) -> str:
     said = ""
     if reasoning := event.data.get("reasoning"):
         shown = shorten(one_line(str(reasoning)), 200)
-        said += (f" Raisonnement visible, renvoyé par le fournisseur : « {shown} ». Ce n’est "
-                 "pas une action : le harness n’exécute que les demandes d’outil, et ce texte "
-                 "ne dit pas forcément tout le calcul du modèle.")
+        why = ("Ce n’est pas une action : le harness n’exécute que les demandes d’outil, et ce "
+               "texte ne dit pas forcément tout le calcul du modèle.")
+        said += (f" Raisonnement visible, renvoyé par le fournisseur : « {shown} »."
+                 + (story.once(why) if story else f" {why}"))
     if extra := sorted(str(key) for key in message if key not in SHOWN_FIELDS):
         said += (f" Le message porte aussi {', '.join(extra)} : le harness le renvoie tel quel "
-                 "au même fournisseur (RULE 1), champs compris.")
+                 f"au même fournisseur ({RULE_1.name}), champs compris.")
     for mended in event.data.get("notes") or ():
         said += f" Le harness a dû corriger le message : {mended}."
     return said
@@ -193,9 +211,12 @@ def _permission(story: RunStory, i: int, messages: Held) -> str:
     reason = re.split(r"\s:\s", one_line(str(data.get("reason", ""))), maxsplit=1)[-1]
     reason = re.sub(rf"\s*\({re.escape(verdict)}\)$", "", reason)
     verdict_text = reason if reason.startswith(said) else f"{said} ({reason})"
-    return (f"Avant d’exécuter {data.get('id') or 'la demande'}, le harness consulte sa "
-            f"politique, sans appeler le modèle. Verdict : {verdict_text}. messages[] ne "
-            "change pas.")
+    call = data.get("id") or "la demande"
+    if "permission" in story.told:  # explained at the first check of the run
+        return f"Contrôle de {call} : {verdict_text}."
+    story.told.add("permission")
+    return (f"Avant d’exécuter {call}, le harness consulte sa politique, sans appeler le "
+            f"modèle. Verdict : {verdict_text}. messages[] ne change pas.")
 
 
 def _tool_call(story: RunStory, i: int, messages: Held) -> str:
@@ -206,9 +227,8 @@ def _tool_call(story: RunStory, i: int, messages: Held) -> str:
                 f"que messages[] reste valide, il y écrit lui-même, au nom du modèle, le message "
                 f"assistant qui porte la demande {call_id} (role assistant, tool_calls) : l’API "
                 "n’accepte un résultat d’outil qu’après la demande à laquelle il répond.")
-    return (f"Le harness exécute l’outil {what} pour la demande {call_id}. Le modèle attend "
-            "sans rien voir : il ne connaîtra le résultat qu’au prochain appel, une fois "
-            "celui-ci dans messages[].")
+    return (f"Le harness exécute l’outil {what} pour la demande {call_id}."
+            + story.once("Le modèle n’intervient pas à cette étape."))
 
 
 def _tool_result(story: RunStory, i: int, messages: Held) -> str:
@@ -231,7 +251,7 @@ def _tool_result(story: RunStory, i: int, messages: Held) -> str:
     if not asked:  # RULE 1 was skipped: this result answers nothing that messages[] holds
         return (text + f" Mais aucun message assistant de messages[] ne porte la demande "
                 f"{call_id} : ce résultat ne répond à rien, et l’API le refusera.")
-    return f"{text} {seen}"
+    return text + story.once(seen)  # several results for one call: said after the first
 
 
 def _answer(story: RunStory, i: int, messages: Held) -> str:

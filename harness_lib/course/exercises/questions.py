@@ -55,7 +55,9 @@ INCIDENT_CHOICES = (
 
 
 def _incident(name: str, title: str, correct: int, feedback: list[str]) -> MultipleChoice:
-    prompt = f"<p><b>{INCIDENT}</b><br>Incident <code>{name}</code> : {title}.</p>"
+    # The incident's name (missing-call…) would answer the question: the prompt says what
+    # runs, not what goes wrong.
+    prompt = f"<p><b>{INCIDENT}</b><br>Cette fois : {title}.</p>"
     return MultipleChoice(prompt, INCIDENT_CHOICES, correct, feedback)
 
 
@@ -453,35 +455,40 @@ QUESTIONS: dict[str, Spec] = {
          "Une question ouverte n’empêche pas d’agir : elle demande d’avancer pas à pas, en "
          "regardant ce que chaque action révèle."]),
     # --- 07 Dans le code du mini-harness
-    "07-normal": _incident("normal", "la boucle complète", 0, [
+    "07-normal": _incident("normal", "la boucle de harness_lib, complète", 0, [
         "Rien ne manque : les règles 1 et 2 sont appliquées, l’API accepte chaque appel.",
         "Ici, la règle 1 est bien appliquée : le message assistant est ajouté avec ses "
         "tool_calls.",
         "Ici, la règle 2 est bien appliquée : le résultat suit la demande, sous call_1.",
         "README.md existe dans cet espace de travail : read_file renvoie son contenu.",
         "Le modèle répond au deuxième appel : la boucle sort par EXIT."]),
-    "07-missing-call": _incident("missing-call", "résultat sans demande enregistrée", 1, [
+    "07-missing-call": _incident("missing-call", "une boucle écrite à la main, une ligne "
+                                 "en moins", 1, [
         "Il manque bien un message : l’API refuse le deuxième appel.",
         "C’est la règle 1 qui a été oubliée : le résultat de call_1 arrive, mais aucune demande "
         "call_1 ne le précède. Le modèle recevrait un résultat qu’il n’a pas demandé.",
         "Le résultat est bien là. Regardez ce qui le précède.",
         "README.md a bien été lu : le résultat de l’outil est dans messages[].",
-        "La boucle n’arrive même pas au deuxième tour : l’API refuse l’appel avant."]),
-    "07-missing-result": _incident("missing-result", "demande sans résultat", 2, [
+        "Le deuxième appel part bien (le tour 2 commence), mais l’API le refuse avant qu’un "
+        "modèle ne le lise : ce n’est pas le modèle qui se tait."]),
+    "07-missing-result": _incident("missing-result", "la même boucle, une autre ligne en "
+                                   "moins", 2, [
         "Il manque bien un message : l’API refuse le deuxième appel.",
         "La demande est bien enregistrée. Regardez ce qui la suit.",
         "C’est la règle 2 qui a été oubliée : call_1 attend son résultat, et l’API refuse une "
         "demande d’outil restée sans réponse.",
         "L’outil a bien lu README.md. Cherchez où son contenu devait arriver.",
-        "La boucle n’arrive même pas au deuxième tour : l’API refuse l’appel avant."]),
-    "07-tool-error": _incident("tool-error", "fichier absent, puis récupération", 0, [
+        "Le deuxième appel part bien (le tour 2 commence), mais l’API le refuse avant qu’un "
+        "modèle ne le lise : ce n’est pas le modèle qui se tait."]),
+    "07-tool-error": _incident("tool-error", "la boucle complète, sans README.md à la racine", 0, [
         "Rien ne manque : l’erreur « README.md introuvable » est le résultat de call_1, ajouté "
         "sous le même identifiant. La boucle continue et le modèle change de stratégie.",
         "Le message assistant est bien ajouté avec ses tool_calls.",
         "Le résultat de call_1 existe : c’est l’erreur elle-même.",
         "Une erreur est aussi une observation : c’est un résultat d’outil comme un autre.",
         "Le modèle finit par répondre, après avoir trouvé docs/README.md."]),
-    "07-max-turns": _incident("max-turns", "arrêt par la limite de tours", 4, [
+    "07-max-turns": _incident("max-turns", "la boucle complète, une mission qui attend un "
+                              "fichier", 4, [
         "Chaque tour est complet, c’est vrai ; mais un message n’arrive jamais.",
         "Les quinze demandes sont bien enregistrées.",
         "Les quinze demandes ont chacune leur résultat : l’arrêt est propre.",

@@ -127,12 +127,16 @@ def _now_view(diagram: Diagram, k: int) -> str:
     if now is not None:
         return head + (_now_messages(diagram, now, call) if call else
                        _messages(0, now, _tools(diagram)))
-    new = since_call(diagram, k)
-    context = ledger_at(diagram, k)
+    new = [e for e in since_call(diagram, k) if e.role != "tools"]
+    context = [e for e in ledger_at(diagram, k) if e.role != "tools"]  # beside, not in it
     fresh = "En gras : ajouté depuis son dernier appel ; il ne le recevra qu’au prochain."
     legend = (_p(fresh) if new and call else
               _p("Rien de nouveau depuis son dernier appel.") if call else "")
-    return head + ledger_table(context, 0, bold={id(e) for e in new} if call else set()) + legend
+    beside = sum(e.tokens for e in ledger_at(diagram, k) if e.role == "tools")
+    tools = _p(f"À côté de messages[], dans le champ tools de la requête : la définition des "
+               f"outils ({fr(beside)} tokens), envoyée à chaque appel.") if beside else ""
+    return (head + ledger_table(context, 0, bold={id(e) for e in new} if call else set())
+            + legend + tools)
 
 
 def run_length(diagram: Diagram, k: int) -> int | None:

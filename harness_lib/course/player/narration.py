@@ -15,13 +15,15 @@ et la définition des outils. Le modèle ne garde rien d’un appel à l’autre
 ce qu’il sait.'
 >>> step_note(d, 8)
 'L’outil list_files rend son résultat au harness, qui l’ajoute à messages[] \
-(role tool, 60 tokens). Le modèle ne l’a pas encore reçu.'
+(role tool, 60 tokens).'
 >>> from harness_lib.trace import Event
 >>> status(Event("stop", 3, "Arrêt", data={"reason": "max_turns"}))
 'terminé\\xa0: limite de tours atteinte'
 """
 
 from __future__ import annotations
+
+import re
 
 from ...text import french_number as fr
 from ...text import one_line
@@ -80,22 +82,25 @@ def arrow_sentence(diagram: Diagram, k: int) -> str:
     source, target = who(diagram, step.source, tool), who(diagram, step.target, tool)
     model = {p.id for p in diagram.participants if p.label == "Modèle" or p.id == "M"}
     text = one_line(step.text)
+    first = _first(diagram, k)
     if step.target in model:
-        return _request(diagram, k)
+        return _request(diagram, k) + (_ALONE if first else "")
     if step.source in model:
-        return _reply(step, text)
+        return _reply(step, text, first)
     if step.source == step.target:
         return f"{source[0].upper()}{source[1:]} agit seul, sans appeler le modèle : " \
             f"« {text} ». messages[] ne change pas."
     if step.target == TOOLS_ID:
-        return (f"Le harness exécute {target}. Le modèle attend sans rien voir : il ne "
-                "connaîtra le résultat qu’une fois celui-ci dans messages[], au prochain appel.")
+        what = text if tool and text.startswith(tool) else f"{target} : {text}"
+        return f"Le harness exécute {what}." + (" Le modèle n’intervient pas à cette étape."
+                                                if first else "")
     if step.source == TOOLS_ID:
         failed = text.lower().startswith(("erreur", "error"))
         return (f"{source[0].upper()}{source[1:]} "
                 + ("échoue ; le harness ajoute l’erreur à messages[] comme un résultat normal"
                    if failed else "rend son résultat au harness, qui l’ajoute à messages[]")
-                + f"{_said(step.entries)}. Le modèle ne l’a pas encore reçu.")
+                + f"{_said(step.entries)}." + (" Le modèle ne l’a pas encore reçu."
+                                               if _first(diagram, k) else ""))
     if target == "la personne":
         return (f"{source[0].upper()}{source[1:]} rend la réponse finale à la personne. La "
                 "boucle est terminée : messages[] ne changera plus.")
@@ -104,6 +109,18 @@ def arrow_sentence(diagram: Diagram, k: int) -> str:
                 f"{_said(step.entries)}. Le modèle ne l’a pas encore vue.")
     added = f" messages[] reçoit{_said(step.entries)} ce message." if step.entries else ""
     return f"{source[0].upper()}{source[1:]} envoie {_to(target)} : « {text} ».{added}"
+
+
+_ALONE = " Le modèle ne garde rien d’un appel à l’autre : c’est tout ce qu’il sait."
+
+
+def _first(diagram: Diagram, k: int) -> bool:
+    """Whether step k is the first arrow of its kind (to the model, from it, to the tools):
+    an explanation is given once per diagram, not at every turn."""
+    def kind(step: Step) -> tuple[bool, bool, bool]:
+        model = {p.id for p in diagram.participants if p.label == "Modèle" or p.id == "M"}
+        return step.target in model, step.source in model, step.target == TOOLS_ID
+    return all(kind(s) != kind(diagram.steps[k - 1]) for s in diagram.steps[:k - 1])
 
 
 def _to(name: str) -> str:
@@ -121,17 +138,17 @@ def _request(diagram: Diagram, k: int) -> str:
     parts += [f"{fr(results)} résultat{'s' if results > 1 else ''} d’outil"] if results else []
     held = ", ".join(parts[:-1]) + " et " + parts[-1] if len(parts) > 1 else "".join(parts)
     tools = " et la définition des outils" if any(e.role == "tools" for e in context) else ""
-    return (f"Appel {step.turn} : le harness envoie au modèle messages[] ({held}){tools}. Le "
-            "modèle ne garde rien d’un appel à l’autre : c’est tout ce qu’il sait.")
+    return f"Appel {step.turn} : le harness envoie au modèle messages[] ({held}){tools}."
 
 
-def _reply(step: Step, text: str) -> str:
+def _reply(step: Step, text: str, first: bool) -> str:
     if text.startswith("tool_call"):
         asked = text.removeprefix("tool_call").strip()
-        call_id, _, call = asked.partition(" : ") if " : " in asked else ("", "", asked)
+        found = re.match(r"(\S+)\s+:\s+(.*)", asked)  # « call_1 : read_file(…) »
+        call_id, call = (found[1], found[2]) if found else ("", asked)
         ident = f", sous l’identifiant {call_id}" if call_id else ""
+        why = " ; écrire la demande n’exécute rien, c’est le harness qui lancera l’outil"
         return (f"Le modèle répond par une demande d’outil : {call}{ident}. Le harness ajoute "
-                f"ce message à messages[]{_said(step.entries)} ; écrire la demande n’exécute "
-                "rien, c’est le harness qui lancera l’outil.")
+                f"ce message à messages[]{_said(step.entries)}{why if first else ''}.")
     return (f"Le modèle répond sans demander d’outil : c’est sa réponse finale. Le harness "
             f"l’ajoute à messages[]{_said(step.entries)}.")

@@ -112,14 +112,18 @@ def _note(diagram: Diagram, k: int, limit: int) -> str:
         return note
     text = one_line(step.text)
     # A label already cut when the diagram was built (« … ») may be whole in the note.
-    return note if text.removesuffix("…") in note else f"{note}\nLibellé complet : « {text} »"
+    if text.removesuffix("…") in note:
+        return note
+    # A label the diagram already cut (« … ») is not whole here either: say it is a beginning.
+    said = "Début du libellé" if text.endswith("…") else "Libellé complet"
+    return f"{note}\n{said} : « {text} »"
 
 
 def shown_cut(step: Step, limit: int) -> bool:
     """Whether the player's drawing cuts this step's label (it wraps it first)."""
     text = one_line(step.text)
     lines = 1 if step.source == step.target else LINES
-    return wrap(text, limit, lines).replace("\n", " ") != text
+    return wrap(text, limit, lines).split() != text.split()  # a line break is no cut
 
 
 def label_limit(diagram: Diagram, k: int) -> int:

@@ -120,10 +120,13 @@ def _reply(reply: Completion) -> str:
     parts = []
     if calls:
         rows = "".join(_call_row(call) for call in calls)
-        parts.append(f"<p>Le modèle demande {plural(len(calls), 'outil')}. Au harness de les "
-                     "exécuter, puis d’ajouter à messages[] ce message assistant et un message "
-                     "tool par id.</p><table><tr><th>id</th><th>name</th><th>arguments</th></tr>"
-                     f"{rows}</table>")
+        todo = ("Au harness de l’exécuter, puis d’ajouter à messages[] ce message assistant et "
+                "un message tool sous son id." if len(calls) == 1 else
+                "Au harness de les exécuter, puis d’ajouter à messages[] ce message assistant "
+                "et un message tool par id.")
+        asked = "un outil" if len(calls) == 1 else plural(len(calls), "outil")
+        parts.append(f"<p>Le modèle demande {asked}. {todo}</p><table><tr>"
+                     f"<th>id</th><th>name</th><th>arguments</th></tr>{rows}</table>")
     if reasoning := reply.reasoning:  # a reasoning model's own field: shown, named, apart
         parts.append("<p><i>Raisonnement visible, renvoyé par le fournisseur (ce n’est pas une "
                      "action : seules les demandes d’outil en sont) :</i></p><div style="
