@@ -147,8 +147,9 @@ def test_without_a_sandbox_the_cli_says_so_and_the_mock_waits_for_a_yes(tmp_path
                           stdin=subprocess.DEVNULL)  # CI: nobody to answer, never a wait
     said = done.stdout.split("[tour 0]")[0]  # before the run
     assert "Pas de bac à sable pour bash : bwrap-absent est introuvable" in said
-    assert ("Ses commandes tournent avec vos droits : chacune attend votre accord, y compris "
-            "en mode simulé ; --unconfined les lance sans demander, à vos risques.") in said
+    assert ("Une commande tournerait avec vos droits : chacune attend donc l’accord d’une "
+            "personne, quel que soit le modèle, le modèle simulé compris (--unconfined lève "
+            "cette attente, à vos risques).") in said
     assert "Refusé : personne ne peut répondre ici (l’entrée standard n’est pas un " \
         "terminal)." in done.stdout
     assert not (tmp_path / "fait.txt").exists() and done.returncode == 1

@@ -168,9 +168,9 @@ def _probe(program: str) -> str | None:
 def notice(reason: str, opt_out: str = 'Policy(unconfined="allow")') -> str:
     """The one sentence the harness says when bash cannot be confined (`opt_out`: how to
     skip the question: the CLI says --unconfined)."""
-    return (f"Pas de bac à sable pour bash : {reason}. Ses commandes tournent avec vos droits : "
-            "chacune attend votre accord, y compris en mode simulé ; "
-            f"{opt_out} les lance sans demander, à vos risques.")
+    return (f"Pas de bac à sable pour bash : {reason}. Une commande tournerait avec vos "
+            "droits : chacune attend donc l’accord d’une personne, quel que soit le modèle, "
+            f"le modèle simulé compris ({opt_out} lève cette attente, à vos risques).")
 
 
 def _why_not(program: str) -> str | None:
