@@ -30,7 +30,7 @@ def test_each_run_leaves_the_same_messages_and_trace(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(set(BEFORE) - set(RUNS)))
 def test_the_grader_gives_the_same_verdict_on_each_mission(name: str) -> None:
-    def verdicts(report: str) -> list[str]:  # « ✘ Lire README.md et le résumer »
-        return [re.split(r"\s:", line)[0] for line in report.splitlines() if line[:1] in "✔✘"]
+    def verdicts(report: str) -> list[str]:  # ✔, ✘ or ○, mission by mission, in order
+        return [line[0] for line in report.splitlines() if line[:1] in "✔✘○"]
 
     assert verdicts(NOW[name]) == verdicts(BEFORE[name]) and verdicts(NOW[name])
