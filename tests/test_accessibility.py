@@ -191,6 +191,27 @@ def test_axe_finds_no_serious_violation_in_the_course(open_notebook: Any, stem: 
     players = notebook.panel.locator(PLAYER)
     if players.count():
         screenshots(notebook, players.first)
+        check_zoom(notebook, players.first)
+
+
+def check_zoom(notebook: Notebook, player: Any) -> None:
+    """At 200 % (an 800 px window is then 400 px wide) the drawing is not shrunk to the
+    cell (86 % of its width at least, stepper.js: SHRINK): it scrolls sideways in a named
+    region that the keyboard reaches."""
+    page = notebook.page
+    page.set_viewport_size({"width": 400, "height": VIEWPORT["height"] // 2})
+    try:
+        player.locator(".harness-diagram").scroll_into_view_if_needed()
+        seen = player.locator(".harness-diagram").evaluate("""(d) => {
+          const img = d.querySelector("img");
+          return { shown: img.getBoundingClientRect().width, own: img.width,
+                   scrolls: d.scrollWidth > d.clientWidth, tab: d.tabIndex };
+        }""")
+        page.screenshot(path=str(ARTIFACTS / f"a11y-{notebook.name}-zoom200.png"))
+    finally:
+        page.set_viewport_size(VIEWPORT)
+    assert seen["shown"] >= 0.86 * seen["own"] - 1 and seen["scrolls"] and seen["tab"] == 0, seen
+    assert ax(page, player.locator(".harness-diagram"))["name"] == "Diagramme de l’étape"
 
 
 # ---------------------------------------------------------------- keys and voice
@@ -293,6 +314,16 @@ def check_toggle(notebook: Notebook) -> None:
     page.keyboard.press("ArrowLeft")
     sync_api.expect(toggle.get_by_role("radio", name=re.compile("Modèle simulé"))) \
         .to_have_attribute("aria-checked", "true")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    toggle.locator("xpath=..").screenshot(path=str(ARTIFACTS / "a11y-toggle-focus.png"))
+    # The key field (shown with « Vrai modèle »): focus is more than a border colour.
+    toggle.get_by_role("radio", name=re.compile("Vrai modèle")).click()
+    key = notebook.panel.locator(".harness-playground input[type=password]").first
+    key.focus()
+    ring = key.evaluate("(e) => getComputedStyle(e).boxShadow")
+    toggle.locator("xpath=..").screenshot(path=str(ARTIFACTS / "a11y-key-focus.png"))
+    toggle.get_by_role("radio", name=re.compile("Modèle simulé")).click()
+    assert "inset" in ring and "3px" in ring, ring
 
 
 def check_hand_harness(notebook: Notebook) -> None:

@@ -215,6 +215,7 @@ function drawerSlot() {
 
 const PENDING = "Étape en préparation : le noyau Python la prépare dès qu’il est libre.";
 const AHEAD = [1, 2, 3, -1]; // the steps drawn in idle time, after the one shown
+const SHRINK = 0.86; // the least a drawing is shrunk to, of its own width
 
 // One drawing area: the Mermaid text of a step, drawn by the page's one drawer (cached),
 // shown as an <img> once decoded, or as text with Mermaid's message if it refuses it.
@@ -249,9 +250,10 @@ function drawingArea(className, links = {}) {
     for (const [name, value] of Object.entries(links)) img.setAttribute(name, value);
     if (figure.width) {
       img.width = figure.width;
-      // Shrunk to the cell at most to 86 % (the text stays above 12.9 px); narrower
-      // (a zoomed page, a small window), the drawing scrolls instead of shrinking more.
-      img.style.minWidth = `${Math.round(figure.width * 0.86)}px`;
+      // Shrunk to the cell by 14 % at most (Lab's 800 px layout, which the label fitting
+      // of state.py is made for: text at 13 px or more); a narrower cell (a page zoomed to
+      // 200 %, a small window) scrolls instead of shrinking the text more (stepper.css).
+      img.style.minWidth = `${Math.floor(figure.width * SHRINK)}px`;
     }
     await img.decode().catch(() => {}); // swapped in once it can be painted: no blank frame
     return put(key, "", img);
