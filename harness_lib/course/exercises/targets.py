@@ -83,7 +83,7 @@ class Targets:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """Displayed as a widget that ticks by itself; as text where there is no kernel."""
-        from ..player.live import live_html
+        from ..playground.live import live_html
 
         if self._view is None:
             # Announced as each goal is reached (live.py).

@@ -239,7 +239,7 @@ class HarnessExercise(_Exercise):
 
         self.attempts, self.solved = 0, False
         plain, auto, buttons = _looks(w)
-        from ..player.live import live_html
+        from ..playground.live import live_html
 
         # Named by its label (ipywidgets ties it to the field): a screen reader says what to type.
         self.text = w.Textarea(value=skeleton, description="Votre message de l’outil",

@@ -192,7 +192,7 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
     if not isinstance(waiting, Pending):
         return widgets.HTML("Aucune action n’attend de validation : la mission va à son terme.")
     decided: list[tuple[Pending, bool]] = []
-    from ..player.live import live_html
+    from ..playground.live import live_html
 
     # The next action and the outcome are announced when they change.
     history, current, result = widgets.HTML(), live_html(pending_html(waiting)), live_html()

@@ -38,8 +38,8 @@ from ...messages import Message
 from ...mock import MockModel, check_conversation
 from ...models import DEFAULT_MODEL, Completion, Model
 from ..player import figure
-from ..player.live import choice, live_html
 from ..player.renderer import library
+from .live import choice, live_html
 from .replies import cause_of, default_tools, outputs, render, tools_error, unexpected
 
 __all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render: for tests

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from .browser_widget import browser_widget
+from ..player.browser_widget import browser_widget
 
 
 @cache
