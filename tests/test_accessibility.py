@@ -247,6 +247,14 @@ def check_player_heard(player: Any) -> None:
     page.keyboard.press(" ")
     sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape 1 sur"))
     sync_api.expect(player.get_by_role("button", name="Pause")).to_have_count(0)  # not playing
+    # Space on « Que sait le modèle ? » opens the panel, and plays nothing.
+    knowing = player.locator("summary", has_text="Que sait le modèle")
+    knowing.focus()
+    page.keyboard.press(" ")
+    sync_api.expect(knowing.locator("xpath=..")).to_have_attribute("open", "")
+    sync_api.expect(player.get_by_role("button", name="Pause")).to_have_count(0)
+    sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape 1 sur"))
+    page.keyboard.press(" ")  # closed again
     note = words(player.locator(".harness-note").text_content() or "")
     sync_api.expect(player.locator(".harness-announce")).to_contain_text("Étape 1 sur 9")
     heard = announced(player)
@@ -319,7 +327,9 @@ def check_toggle(notebook: Notebook) -> None:
     # The key field (shown with « Vrai modèle »): focus is more than a border colour.
     toggle.get_by_role("radio", name=re.compile("Vrai modèle")).click()
     key = notebook.panel.locator(".harness-playground input[type=password]").first
+    sync_api.expect(key).to_be_visible()  # shown once the kernel heard the choice
     key.focus()
+    sync_api.expect(key).to_be_focused()
     ring = key.evaluate("(e) => getComputedStyle(e).boxShadow")
     toggle.locator("xpath=..").screenshot(path=str(ARTIFACTS / "a11y-key-focus.png"))
     toggle.get_by_role("radio", name=re.compile("Modèle simulé")).click()
