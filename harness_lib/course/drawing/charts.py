@@ -165,7 +165,8 @@ def static_html(diagram: Diagram) -> str:
     nbconvert's own `jp-Mermaid` form: its export hides that text until a CDN draws it.
     """
     whole, hub = to_mermaid(diagram, highlight=False), hub_mermaid(diagram)
-    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
+    return (f'<div class="{STATIC_CLASS}" lang="fr">'
+            f'<p><b>{html.escape(diagram.title or "Diagramme")}'
             f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
             f"<p>La même exécution, le harness au centre (vue hub) :</p>"
             f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
@@ -179,7 +180,8 @@ def static_figure_html(mermaid: str, text: str, title: str) -> str:
     >>> '<pre class="harness-mermaid">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
     (True, True)
     """
-    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(title)}</b> (copie statique)</p>'
+    return (f'<div class="{STATIC_CLASS}" lang="fr">'
+            f'<p><b>{html.escape(title)}</b> (copie statique)</p>'
             f"{_mermaid_block(mermaid)}{_text_version(text)}</div>")
 
 
