@@ -347,3 +347,4 @@ def check_hand_harness(notebook: Notebook) -> None:
     sync_api.expect(verdict).to_contain_text("✘")
     heard = ax(page, verdict)
     assert heard["live"] == "polite" and "✘" in heard["text"], heard
+
