@@ -73,7 +73,7 @@ FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
 # reader says, and what a learner reads), not their layout.
 PLAYER = ".harness-player"  # the whole player; it takes the keys once focused
 CONTROLS = ".harness-controls"  # the row of buttons, slider and « étape k sur N »
-STEP = ".harness-step"  # « étape k sur N », also the live region a screen reader hears
+STEP = ".harness-step"  # « étape k sur N » (.harness-announce is what a screen reader hears)
 MATHS = "mjx-container, .MathJax"  # a formula typeset by MathJax (Lab's LaTeX)
 TEXT = ".harness-text"  # the current step's status, note and context bar
 TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
@@ -509,10 +509,11 @@ def check_hub(player: Any) -> None:
 
 
 def check_accessible_names(player: Any) -> None:
-    """What a screen reader says: named controls, and « étape k sur N » as it changes."""
+    """What a screen reader says: named controls, and each step as it changes."""
     for name in ("Début", "Précédente", "Lecture", "Suivante", "Séquence", "Hub"):
         sync_api.expect(button(player, name)).to_have_count(1)
-    sync_api.expect(player.locator(STEP)).to_have_attribute("aria-live", "polite")
+    # The step is announced with its note by the text part (tests/test_accessibility.py).
+    sync_api.expect(player.locator(".harness-announce")).to_have_attribute("aria-live", "polite")
     slider = player.locator(CONTROLS).get_by_role("slider", name="Étape")
     sync_api.expect(slider).to_have_attribute("aria-valuetext", re.compile(r"^étape \d+ sur \d+$"))
 

@@ -349,7 +349,7 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
                    ).execute()
     assert nb.metadata["widgets"]  # the state is saved: nbconvert picks the widget view
     page, _ = HTMLExporter().from_notebook_node(nb)
-    copies = page.split('<div class="harness-static">')[1:]
+    copies = page.split('<div class="harness-static" lang="fr">')[1:]
     assert len(copies) == 2
     names = ("Deux tours de function calling", "Un outil qui échoue")
     for copy, name in zip(copies, names, strict=True):

@@ -31,8 +31,14 @@ from .diagram import ROLES, Diagram, Entry, fr, totals_of, transcript
 from .hub import hub_mermaid
 from .mermaid import to_mermaid
 
-ROLE_COLORS = {"system": "#6c757d", "tools": "#8e44ad", "user": "#2e8b57",
-               "assistant": "#1f6fb5", "tool": "#e67e22", "compact": "#16a2b8"}
+# Each at 4.5:1 or more as text on white, and 3:1 or more as a block on the bar (#f1f3f5).
+ROLE_COLORS = {"system": "#5c6670", "tools": "#7b3f9e", "user": "#1e7a46",
+               "assistant": "#1f5f99", "tool": "#a34a00", "compact": "#0b7285"}
+# Neighbours in the bar (ROLES order) differ by more than hue: every other role is striped,
+# blocks are parted by a white line, and the legend names each role.
+_STRIPES = "repeating-linear-gradient({},rgba(255,255,255,.45) 0 2px,transparent 2px 6px)"
+ROLE_PATTERNS = {"tools": _STRIPES.format("45deg"), "assistant": _STRIPES.format("-45deg"),
+                 "compact": _STRIPES.format("90deg")}
 ADDED_STYLE = "outline:3px solid #111;outline-offset:-3px"  # the entries of the current step
 BOX = "font:12px/1.4 system-ui,sans-serif;max-width:760px"
 # Beyond this many entries, the bar draws the older entries of each role as one block (each
@@ -98,15 +104,21 @@ def _grouped(entries: Sequence[Entry], order: list[int], fresh: set[int]
 def _block(entry: Entry, scale: int, fresh: bool) -> str:
     title = html.escape(f"{entry.role} : {fr(entry.tokens)} tokens — {entry.label}")
     style = (f"flex:none;width:{_pct(entry.tokens, scale)};min-width:2px;box-sizing:border-box;"
-             f"background:{ROLE_COLORS[entry.role]};border-right:1px solid #fff")
+             f"{_fill(entry.role)};border-right:1px solid #fff")
     return f'<div title="{title}" style="{style};{ADDED_STYLE if fresh else ""}"></div>'
+
+
+def _fill(role: str) -> str:
+    """A role's colour and, every other role, its stripes (CSS declarations)."""
+    pattern = ROLE_PATTERNS.get(role)
+    return f"background:{ROLE_COLORS[role]}" + (f";background-image:{pattern}" if pattern else "")
 
 
 def _legend(entries: Sequence[Entry]) -> str:
     """Tokens per role, in the colours of the bar."""
     totals = totals_of(entries)
     items = [f'<span style="margin-right:14px;white-space:nowrap"><span style="display:'
-             f'inline-block;width:11px;height:11px;background:{ROLE_COLORS[role]};'
+             f'inline-block;width:11px;height:11px;{_fill(role)};'
              f'margin-right:4px"></span>{role} {fr(tokens)}</span>'
              for role, tokens in totals.items() if tokens]
     return f"<div>{''.join(items)}</div>"
@@ -130,7 +142,8 @@ def messages_block(messages: Sequence[Message]) -> str:
     """messages[] as the API would receive it: pretty JSON, escaped."""
     text = html.escape(json.dumps(list(messages), ensure_ascii=False, indent=2, default=str))
     return (f'<div style="{BOX}">{len(messages)} message(s), plus la définition des outils :'
-            f'<pre style="white-space:pre-wrap;max-height:420px;overflow:auto">{text}</pre></div>')
+            f'<pre tabindex="0" aria-label="messages[]" '
+            f'style="white-space:pre-wrap;max-height:420px;overflow:auto">{text}</pre></div>')
 
 
 def mermaid_fence(mermaid: str) -> str:
@@ -152,7 +165,8 @@ def static_html(diagram: Diagram) -> str:
     nbconvert's own `jp-Mermaid` form: its export hides that text until a CDN draws it.
     """
     whole, hub = to_mermaid(diagram, highlight=False), hub_mermaid(diagram)
-    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(diagram.title or "Diagramme")}'
+    return (f'<div class="{STATIC_CLASS}" lang="fr">'
+            f'<p><b>{html.escape(diagram.title or "Diagramme")}'
             f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
             f"<p>La même exécution, le harness au centre (vue hub) :</p>"
             f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
@@ -166,7 +180,8 @@ def static_figure_html(mermaid: str, text: str, title: str) -> str:
     >>> '<pre class="harness-mermaid">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
     (True, True)
     """
-    return (f'<div class="{STATIC_CLASS}"><p><b>{html.escape(title)}</b> (copie statique)</p>'
+    return (f'<div class="{STATIC_CLASS}" lang="fr">'
+            f'<p><b>{html.escape(title)}</b> (copie statique)</p>'
             f"{_mermaid_block(mermaid)}{_text_version(text)}</div>")
 
 

@@ -18,6 +18,23 @@ const nextId = () => {
   return `harness-question-${globalThis.harnessQuestionCount}`;
 };
 
+// The arrows choose in a radio group, as everywhere: done here, and kept here (capture
+// phase, at the group), because JupyterLab reads ↑/↓ as « select another cell » even on a
+// focused radio (a data-lm-suppress-shortcuts mark is not enough), and takes the focus away.
+const MOVES = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+function arrowsChoose(part, inputs) {
+  part.addEventListener("keydown", (event) => {
+    const move = MOVES[event.key], at = inputs.indexOf(event.target);
+    if (!move || at < 0 || event.ctrlKey || event.altKey || event.metaKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const next = inputs[(at + move + inputs.length) % inputs.length];
+    next.focus();
+    next.checked = true;
+    next.dispatchEvent(new Event("change", { bubbles: true }));
+  }, true);
+}
+
 function answerPart(model, id, onEnter) {
   const kind = model.get("kind"), value = () => model.get("value");
   const part = make("div", { className: "harness-answer" });
@@ -32,6 +49,7 @@ function answerPart(model, id, onEnter) {
       part.append(make("label", {}, [input, make("span", { textContent: text })]));
       return input;
     });
+    arrowsChoose(part, inputs);
     const show = () => inputs.forEach((input, i) => (input.checked = value() === i));
     model.on("change:value", show);
     show();
@@ -75,6 +93,9 @@ function render({ model, el }) {
   model.on("change:feedback", showFeedback);
   showFeedback();
   el.classList.add("harness-exercise");
+  // French for assistive tech, here and in the notebook around (its Markdown).
+  el.lang = "fr";
+  el.closest(".jp-Notebook")?.setAttribute("lang", "fr");
   el.append(prompt, answer, buttons, feedback);
 }
 

@@ -83,13 +83,13 @@ class Targets:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """Displayed as a widget that ticks by itself; as text where there is no kernel."""
-        import ipywidgets as w
+        from ..playground.live import live_html
 
         if self._view is None:
-            self._view = w.HTML(self.html(), _dom_classes=["harness-targets-view"])
-        bundle = dict(self._view._repr_mimebundle_(**kwargs) or {})
-        bundle["text/plain"] = self.text()
-        return bundle
+            # Announced as each goal is reached (live.py).
+            self._view = live_html(self.html(), _dom_classes=["harness-targets-view"])
+        view = {"version_major": 2, "version_minor": 0, "model_id": self._view.model_id}
+        return {"application/vnd.jupyter.widget-view+json": view, "text/plain": self.text()}
 
 
 def _reaches(target: Target, result: object) -> bool:

@@ -70,7 +70,8 @@ class _Exercise:
 def _box(w: Any, prompt: str, children: list[Any], layout: Any) -> Any:
     """The exercise: its prompt (HTML, French typography), then its parts; the last part
     is the feedback, an HTML too, whose style the prompt shares."""
-    text = w.HTML(STYLE + typography(prompt), layout=layout, style=children[-1].style)
+    shared = {"style": children[-1].style} if hasattr(children[-1], "style") else {}
+    text = w.HTML(STYLE + typography(prompt), layout=layout, **shared)
     return w.VBox([text, *children], layout=layout, _dom_classes=["harness-exercise"])
 
 
@@ -238,11 +239,16 @@ class HarnessExercise(_Exercise):
 
         self.attempts, self.solved = 0, False
         plain, auto, buttons = _looks(w)
-        self.text = w.Textarea(value=skeleton, layout=w.Layout(width="100%", height="8em"))
+        from ..playground.live import live_html
+
+        # Named by its label (ipywidgets ties it to the field): a screen reader says what to type.
+        self.text = w.Textarea(value=skeleton, description="Votre message de l’outil",
+                               style={"description_width": "initial"},
+                               layout=w.Layout(width="100%", height="8em"))
         self.button = w.Button(description="Vérifier", button_style="primary", layout=plain,
                                style=buttons)
         self.show = w.Button(description="Voir la solution", layout=auto, style=buttons)
-        self.feedback = w.HTML(layout=plain)
+        self.feedback = live_html(layout=plain)  # the verdict, announced
         self.summary = ("Jouez le rôle du harness : le modèle a demandé read_file(\"README.md\") "
                         "(call_1), et README.md est absent. Quel message ajoutez-vous ?")
         request = html.escape(json.dumps(REQUEST, ensure_ascii=False, indent=1))

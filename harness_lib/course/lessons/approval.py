@@ -193,7 +193,10 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
     if not isinstance(waiting, Pending):
         return widgets.HTML("Aucune action n’attend de validation : la mission va à son terme.")
     decided: list[tuple[Pending, bool]] = []
-    history, current, result = widgets.HTML(), widgets.HTML(pending_html(waiting)), widgets.HTML()
+    from ..playground.live import live_html
+
+    # The next action and the outcome are announced when they change.
+    history, current, result = widgets.HTML(), live_html(pending_html(waiting)), live_html()
     yes, no = (widgets.Button(description=f"{verb} cette action", button_style=style, icon=icon,
                               layout=widgets.Layout(width="auto"))
                for verb, style, icon in (("Autoriser", "success", "check"),

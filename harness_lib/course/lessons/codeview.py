@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 
 COLOURS = ("#fff3b0", "#d8f0ff", "#ffd9d2", "#dff5d8")  # one background per mark
-STYLES = {"comment": "color:#6a737d;font-style:italic", "string": "color:#22863a",
+STYLES = {"comment": "color:#495057;font-style:italic", "string": "color:#166d2f",
           "keyword": "color:#a626a4;font-weight:bold"}
 LINE = "display:flex;white-space:pre;font-family:monospace;font-size:12.5px;line-height:1.45"
 
@@ -160,7 +160,7 @@ def render(view_lines: Sequence[str], first: int, marks: Sequence[Mark], source:
         mark = next((m for m in marks if m.first <= n <= m.last), None)
         bg = f"background:{colour[mark.label]};" if mark else ""
         badge = f" ◀ {html.escape(mark.label)}" if mark and n == mark.first else ""
-        rows.append(f'<div style="{LINE};{bg}"><span style="color:#999;min-width:3.5em;'
+        rows.append(f'<div style="{LINE};{bg}"><span style="color:#495057;min-width:3.5em;'
                     f'text-align:right;padding-right:1em;user-select:none">{n}</span>'
                     f"<span>{_line_html(text, spans.get(n, []))}</span>"
                     f'<b style="color:#b00">{badge}</b></div>')

@@ -117,7 +117,8 @@ def react_html(turns: Sequence[ReactTurn]) -> str:
                    for h in titles if shown or not h.startswith("Raisonnement visible"))
     rows = []
     for t in turns:
-        thought = html.escape(t.thought) if t.thought else f'<i style="color:#888">{NOT_SHOWN}</i>'
+        thought = html.escape(t.thought) if t.thought \
+            else f'<i style="color:#5c6670">{NOT_SHOWN}</i>'
         visible = [html.escape(_short(t.reasoning or "", 200))] if shown else []
         cells = [str(t.turn), *visible, thought,
                  "<br>".join(f"<code>{html.escape(a)}</code>" for a in t.actions),

@@ -7,7 +7,8 @@
     panels.py          the prepared steps: Mermaid text and HTML, in the text part's lists
     stepper.py (+.js, .css)  the controls and the text part, in the browser (an anywidget)
     figure.py          one diagram outside a player (send()'s), drawn by stepper.js too
-    renderer.py (+.js) the bundled Mermaid (vendor/): sent once per kernel, draws for every player
+    renderer.py (+.js, .css) the bundled Mermaid (vendor/): sent once per kernel, draws for
+                       every player; its sheet: the course's page-wide focus ring and contrast
     static.py (+.js)   the static copy, drawn offline in an HTML export
     browser_widget.py  the base of the course's own anywidgets (stepper, figure, renderer, question)
 

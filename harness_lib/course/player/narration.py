@@ -63,6 +63,19 @@ def step_note(diagram: Diagram, k: int) -> str:
     return step.note or arrow_sentence(diagram, k)
 
 
+def drawing_name(diagram: Diagram, k: int) -> str:
+    """The accessible name of step k's drawing: who sends what to whom, in one line."""
+    total = len(diagram.steps)
+    if k == 0:
+        return f"Étape 0 sur {total} : le contexte de départ, avant la première flèche"
+    step, tool = diagram.steps[k - 1], step_tools(diagram)[k - 1]
+    source, target = who(diagram, step.source, tool), who(diagram, step.target, tool)
+    said = f"« {one_line(step.text)} »"
+    if step.source == step.target:
+        return f"Étape {k} sur {total} : {source} seul, {said}"
+    return f"Étape {k} sur {total} : {source} envoie {said} {_to(target)}"
+
+
 def who(diagram: Diagram, pid: str, tool: str | None = None) -> str:
     """A participant as words: « le harness », « l’outil read_file », « l’API »."""
     name = next((p.label for p in diagram.participants if p.id == pid), pid)

@@ -42,6 +42,7 @@ class Panel:
     hub: str  # the hub view, Mermaid text
     text: str  # status, note and context bar
     known: str  # « Que sait le modèle ? »
+    name: str = ""  # the drawing's accessible name: who sends what to whom
 
 
 class Panels:
@@ -74,6 +75,7 @@ class Panels:
                 "knowns": [p.known if p else "" for p in panels],
                 "sequences": [p.sequence if p else "" for p in panels],
                 "hubs": [p.hub if p else "" for p in panels],
+                "names": [p.name if p else "" for p in panels],
                 "messages": list(self._messages)}
 
     def show_view(self, view: int, k: int, total: int) -> None:
@@ -95,7 +97,7 @@ class Panels:
             s = self._state(i)
             self._steps[i] = Panel(s.mermaid if SEQUENCE in self._ready else "",
                                    s.hub if HUB in self._ready else "",
-                                   text_html(s), known_html(s))
+                                   text_html(s), known_html(s), s.name)
         grew = s is not None and self._write_messages(s.diagram, max(todo))
         if todo and self._text is not None:  # one message for the whole batch
             with self._text.hold_sync():

@@ -149,6 +149,7 @@ class Player:
         # The text part follows the controls, in the browser, and draws the step itself.
         self._text = step_text(self._controls, **shared(), whole=self._whole_text(),
                                transcript=transcript(self.diagram),
+                               description=self._description(),
                                **self._panels.lists(self.total))
         self._panels.attach(self._text)
         self._controls.observe(lambda change: self._panels.prepare(change["new"], self.total),
@@ -158,6 +159,11 @@ class Player:
         self._box = w.VBox([self._controls, self._text], layout=self._layout,
                            _dom_classes=["harness-player"])
         return self._box
+
+    def _description(self) -> str:
+        """What the drawing shows, for a screen reader: the diagram's accDescr (a run's
+        summary, from_trace), else its title."""
+        return self.diagram.description or self.diagram.title or "Diagramme de séquence"
 
     def _whole_text(self) -> str:
         """« Diagramme complet », for diagrams longer than the window ("": none); the
@@ -181,6 +187,7 @@ class Player:
             self._controls.calls = call_steps(self.diagram)
             self._text.transcript = transcript(self.diagram)
             self._text.whole = self._whole_text()
+            self._text.description = self._description()
             self._panels.prepare(max(steps), self.total, steps)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

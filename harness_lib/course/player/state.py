@@ -26,7 +26,7 @@ from ..drawing.hub import hub_mermaid
 from ..drawing.mermaid import ASIDE, to_mermaid, wrap
 from . import known
 from .known import run_messages
-from .narration import step_note
+from .narration import drawing_name, step_note
 
 # At most this many arrows are drawn: with its controls, note and context bar, the
 # player then fits in a laptop's window, and its text keeps about the body's size.
@@ -63,6 +63,11 @@ class PlayerState:
     step_label: str = ""  # « étape k sur N »
     turn_label: str = ""  # « tour n / N », inside a loop or for a trace, else ""
     diagram: Diagram | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The drawing's accessible name at this step: who sends what to whom."""
+        return drawing_name(self.diagram, self.step) if self.diagram is not None else ""
 
     @property
     def hub(self) -> str:
@@ -187,8 +192,10 @@ def text_html(s: PlayerState) -> str:
     # role="status": a screen reader announces « en attente du modèle… » by itself.
     status = f'<div role="status"><b>{html.escape(s.status)}</b></div>' if s.status else ""
     note = html.escape(s.note).replace("\n", "<br>")
-    return (f'{status}<p class="harness-note" style="font-size:15px;line-height:1.45;'
-            f'margin:4px 0">{note}</p>{s.bar_html}')
+    # data-context: what stepper.js announces after the note when the total changed.
+    context = f"Contexte : {charts.fr(sum(s.totals.values()))} tokens"
+    return (f'{status}<p class="harness-note" data-context="{context}" style="font-size:15px;'
+            f'line-height:1.45;margin:4px 0">{note}</p>{s.bar_html}')
 
 
 def known_html(s: PlayerState) -> str:

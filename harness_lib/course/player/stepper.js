@@ -12,6 +12,23 @@
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
 
 const REDUCED = "(prefers-reduced-motion: reduce)";
+// Keys a focused control keeps for itself: Space (and Enter) on a button, a summary or a
+// select do what they do everywhere; arrows in a select or a text field move in it.
+const SPACE_OWNERS = "button, summary, a[href], select, textarea, input:not([type=range])";
+const KEY_OWNERS = "select, textarea, input:not([type=range])";
+
+// The course is French: its widgets say so to assistive tech, and so does the notebook
+// around them (its Markdown), whose page Lab declares in the language of its own menus.
+function french(el) {
+  el.lang = "fr";
+  el.closest(".jp-Notebook")?.setAttribute("lang", "fr");
+}
+
+// Ids unique in the page (anywidget loads this module once per model: a page-wide count).
+const uid = (stem) => {
+  globalThis.harnessStepperCount = (globalThis.harnessStepperCount ?? 0) + 1;
+  return `harness-${stem}-${globalThis.harnessStepperCount}`;
+};
 
 function make(tag, props = {}, children = []) {
   const node = Object.assign(document.createElement(tag), props);
@@ -41,13 +58,14 @@ function renderControls({ model, el }) {
   speed.setAttribute("aria-label", "Vitesse de lecture");
   const calls = make("span", { className: "harness-calls", role: "group",
                                ariaLabel: "Appels au modèle" }, [before, after]);
+  // Seen, not announced: the text part announces the step with its note.
   const label = make("span", { className: "harness-step" });
-  label.setAttribute("aria-live", "polite"); // a screen reader hears « étape 3 sur 9 »
   const sequence = button("", "Séquence", "Le diagramme de séquence, flèche par flèche");
   const hub = button("", "Hub", "Le harness au centre : qui parle à qui");
   const views = make("span", { className: "harness-views", role: "group", ariaLabel: "Vue" },
                      [sequence, hub]);
   el.classList.add("harness-controls");
+  french(el);
   el.append(first, previous, play, next, slider, label, speed, calls, views);
   let timer = null;
 
@@ -109,6 +127,11 @@ function renderControls({ model, el }) {
   function onKey(event) {
     const action = KEYS[event.key];
     if (!action || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest(event.key === " " ? SPACE_OWNERS : KEY_OWNERS)) {
+      event.stopPropagation(); // its own meaning, and no notebook shortcut either
+      return;
+    }
     event.preventDefault(); // no page scroll, no native slider move, no button click
     event.stopPropagation(); // JupyterLab must not read it as a notebook shortcut
     action();
@@ -132,6 +155,7 @@ function renderControls({ model, el }) {
   // player itself once clicked), not only in this row: listen on the whole player.
   const attach = () => {
     player = el.closest(".harness-player") || el;
+    french(player);
     if (!player.hasAttribute("tabindex")) player.tabIndex = 0;
     player.setAttribute("role", "group");
     player.setAttribute("aria-label", "Lecteur pas à pas : flèches gauche et droite pour "
@@ -150,8 +174,32 @@ function renderControls({ model, el }) {
 
 // One persistent <details> per panel: it stays open or closed from step to step.
 function details(title, body) {
-  return make("details", { className: "harness-details" },
+  return make("details", { className: "harness-details", id: uid("details") },
               [make("summary", { textContent: title }), body]);
+}
+
+// A region that scrolls: reachable with Tab and named, so that the keys can scroll it.
+function scrolling(node, name) {
+  node.tabIndex = 0;
+  node.setAttribute("role", "region");
+  node.setAttribute("aria-label", name);
+  return node;
+}
+
+// Text for screen readers only (stepper.css: .harness-sr).
+const spoken = (props = {}) => make("div", { className: "harness-sr", ...props });
+
+// What is announced when the step changes: « Étape 3 sur 9 : » and its note, then the
+// context's total when it changed. From the step's HTML (state.text_html).
+function announcement(html, k, n, before) {
+  const box = document.createElement("template");
+  box.innerHTML = html || "";
+  const note = box.content.querySelector(".harness-note");
+  const said = (note?.textContent || PENDING).replace(/\s+/g, " ").trim()
+    .replace(/^Étape \d+\s*:\s*/, ""); // « Étape 0 : … » is said once
+  const total = note?.dataset.context || "";
+  const context = total && total !== before ? ` ${total}.` : "";
+  return [`Étape ${k} sur ${n}\u00a0: ${said}${context}`, total];
 }
 
 // The meeting point with renderer.js (the bundled Mermaid), whichever module runs first.
@@ -167,12 +215,14 @@ function drawerSlot() {
 
 const PENDING = "Étape en préparation : le noyau Python la prépare dès qu’il est libre.";
 const AHEAD = [1, 2, 3, -1]; // the steps drawn in idle time, after the one shown
+const SHRINK = 0.86; // the least a drawing is shrunk to, of its own width
 
 // One drawing area: the Mermaid text of a step, drawn by the page's one drawer (cached),
 // shown as an <img> once decoded, or as text with Mermaid's message if it refuses it.
 // `paint` returns what to put in place, or null if it is there already: the caller puts
 // it only if no later step was asked for meanwhile.
-function drawingArea(className) {
+// `links`: the image's aria-describedby and aria-details (its description, its text version).
+function drawingArea(className, links = {}) {
   const node = make("div", { className });
   let shown = null; // the text drawn now (with its theme)
   const put = (key, extra, ...children) => () => {
@@ -194,9 +244,17 @@ function drawingArea(className) {
       return put(key, "harness-refused", make("pre", { textContent: source }),
                  make("pre", { textContent: figure.error }));
     }
+    // Named for this step or this verdict (the caller's), else by the diagram's accTitle.
     const img = make("img", { src: `data:image/svg+xml,${encodeURIComponent(figure.svg)}`,
-                              alt: figure.title || alt });
-    if (figure.width) img.width = figure.width;
+                              alt: alt || figure.title });
+    for (const [name, value] of Object.entries(links)) img.setAttribute(name, value);
+    if (figure.width) {
+      img.width = figure.width;
+      // Shrunk to the cell by 14 % at most (Lab's 800 px layout, which the label fitting
+      // of state.py is made for: text at 13 px or more); a narrower cell (a page zoomed to
+      // 200 %, a small window) scrolls instead of shrinking the text more (stepper.css).
+      img.style.minWidth = `${Math.floor(figure.width * SHRINK)}px`;
+    }
     await img.decode().catch(() => {}); // swapped in once it can be painted: no blank frame
     return put(key, "", img);
   }
@@ -204,25 +262,37 @@ function drawingArea(className) {
 }
 
 async function renderText({ model, el }) {
-  const area = drawingArea("harness-drawing");
+  // The diagram's description (accDescr, or the run's summary), the live announcement.
+  const description = spoken({ id: uid("description") });
+  const announce = spoken({ className: "harness-sr harness-announce" });
+  announce.setAttribute("aria-live", "polite");
+  announce.setAttribute("aria-atomic", "true");
+  const transcript = make("div", { className: "harness-transcript" });
+  const version = details("Version texte", transcript);
+  const area = drawingArea("harness-drawing",
+                           { "aria-describedby": description.id, "aria-details": version.id });
   const text = make("div", { className: "harness-text" });
   const known = make("div", { className: "harness-known" });
-  const transcript = make("div", { className: "harness-transcript" });
-  const full = drawingArea("harness-drawing harness-full");
+  const full = drawingArea("harness-drawing harness-full",
+                           { "aria-describedby": description.id, "aria-details": version.id });
+  scrolling(full.node, "Diagramme complet, défilant");
   const whole = details("Diagramme complet", full.node);
   whole.classList.add("harness-whole");
   const knowing = details("Que sait le modèle ?", known);
-  el.append(make("div", { className: "harness-diagram" }, [area.node]), text,
-            knowing, details("Version texte", transcript), whole);
+  const diagram = scrolling(make("div", { className: "harness-diagram" }, [area.node]),
+                            "Diagramme de l’étape");
+  french(el);
+  el.append(description, announce, diagram, text, knowing, version, whole);
   // The player's controls (another model of this widget): they hold the step and view.
   const ref = (name) => model.widget_manager.get_model(model.get(name).replace("IPY_MODEL_", ""));
   const controls = await ref("controls");
   let drawer = null, painting = 0;
   const list = () => (controls.get("view") === 1 ? "hubs" : "sequences");
+  const names = () => model.get("names") || [];
   async function paint() {
     const k = controls.get("value"), name = list(), sources = model.get(name);
     const mine = ++painting; // a later step asked meanwhile: this one is not shown
-    const put = await area.paint(drawer, sources[k], `Diagramme, étape ${k}`);
+    const put = await area.paint(drawer, sources[k], names()[k] || `Diagramme, étape ${k}`);
     if (mine !== painting) return;
     if (put) put();
     if (drawer && !drawer.failed) drawer.ahead(AHEAD.map((d) => sources[k + d]));
@@ -244,11 +314,22 @@ async function renderText({ model, el }) {
         continue;
       }
       pre.innerHTML = part.length ? `[\n${part.join(",\n")}\n]` : "[]";
+      scrolling(pre, `messages[${pre.dataset.from}:${pre.dataset.to}]`); // it may scroll
       pre.dataset.filled = "1";
     }
   }
+  let heard = -1, context = ""; // the step last announced, and its context's total
+  function say(k) {
+    const html = model.get("texts")[k];
+    if (k === heard && html) return;
+    const [words, total] = announcement(html, k, controls.get("max"), context);
+    if (heard >= 0) announce.textContent = words; // not when the page opens: only on a move
+    if (html) [heard, context] = [k, total];
+  }
   function show() {
     const k = controls.get("value");
+    say(k);
+    description.textContent = model.get("description");
     // The HTML comes from the kernel, built from escaped text (state.py).
     text.innerHTML = model.get("texts")[k] || `<p><i>${PENDING}</i></p>`;
     known.innerHTML = model.get("knowns")[k] || `<p><i>${PENDING}</i></p>`;
@@ -263,7 +344,7 @@ async function renderText({ model, el }) {
   knowing.addEventListener("toggle", fillKnown);
   controls.on("change:value change:view", show);
   model.on("change:texts change:knowns change:messages change:transcript change:sequences "
-           + "change:hubs", show);
+           + "change:hubs change:names change:description", show);
   model.on("change:whole", () => { full.reset(); paintWhole(); });
   show();
   // The drawer: the bundled Mermaid, installed by the renderer widget (once per page).
@@ -280,11 +361,14 @@ async function renderText({ model, el }) {
 
 // The "figure" part: its one text, drawn as a step is, again after a theme switch.
 async function renderFigure({ model, el }) {
-  const area = drawingArea("harness-drawing");
   const transcript = make("div", { className: "harness-transcript",
                                    textContent: model.get("transcript") });
+  const version = details("Version texte", transcript);
+  const area = drawingArea("harness-drawing", { "aria-details": version.id });
   el.classList.add("harness-figure");
-  el.append(area.node, details("Version texte", transcript));
+  french(el);
+  el.append(scrolling(make("div", { className: "harness-diagram" }, [area.node]),
+                      "Diagramme de la conversation"), version);
   let drawer = null, painting = 0;
   async function paint() {
     const mine = ++painting; // a theme switch meanwhile: only the last drawing is put

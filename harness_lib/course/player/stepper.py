@@ -56,6 +56,9 @@ def _stepper_class() -> type:
         knowns = traitlets.List().tag(sync=True)
         sequences = traitlets.List().tag(sync=True)
         hubs = traitlets.List().tag(sync=True)
+        names = traitlets.List().tag(sync=True)  # each drawing's accessible name
+        # The diagram's description (accDescr, or a run's summary), for aria-describedby.
+        description = traitlets.Unicode().tag(sync=True)
         # A run's messages, each once (HTML): « Que sait le modèle ? » shows slices of it.
         messages = traitlets.List().tag(sync=True)
         transcript = traitlets.Unicode().tag(sync=True)

@@ -5,6 +5,7 @@
     conversation.py  a learner's messages[] as a diagram, the refused message marked
     listing.py       messages[] as a listing, the refused field highlighted
     misconceptions.py  the classic mistake behind a refusal, explained in French
+    live.py (+.js, .css)  live regions (status lines, verdicts) and the toggle's radio group
 
 Imports the harness, drawing/, missions/ and player/ (the players' text fitting, and
 the widget that draws send()'s diagram: player/figure.py).

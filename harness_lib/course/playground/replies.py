@@ -37,8 +37,6 @@ from .misconceptions import explain
 
 # A coloured bar says the kind of answer, and the title says it in words.
 LISTED = 20  # problems listed under a refusal; the others are counted
-# The static copy's heading; the image's name too, where Mermaid gives none (accTitle).
-DRAWING_TITLE = "La conversation envoyée, en diagramme de séquence"
 COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
 
 
@@ -56,10 +54,25 @@ def outputs(messages: object, tools: object, result: object,
         refused = isinstance(result, ApiError) and result.status is not None
         diagram = conversation_diagram(messages, tools, _outcome(result), refused,
                                        mark.index if mark else None)
-        drawn = Figure(mermaid_text(diagram, mark), transcript(diagram), DRAWING_TITLE)
+        drawn = Figure(mermaid_text(diagram, mark), transcript(diagram), drawing_title(result))
         return [shown_first, drawn, _bar(result, diagram)]
     except Exception:  # the verdict matters most: a drawing that fails is left out
         return [shown_first]
+
+
+def drawing_title(result: object) -> str:
+    """The diagram's name, by its verdict: what a screen reader says of the image.
+
+    >>> drawing_title(ApiError(400, "tool_call_id inconnu"))
+    'Votre conversation, refusée par l’API\xa0: HTTP 400\xa0: tool_call_id inconnu'
+    """
+    if isinstance(result, Completion):
+        verdict = "envoyée au modèle"
+    elif isinstance(result, ApiError) and result.status is not None:
+        verdict = f"refusée par l’API : {shorten(str(result), 160)}"
+    else:
+        verdict = f"non envoyée : {shorten(_outcome(result), 160)}"
+    return f"Votre conversation, {verdict}"
 
 
 def _bar(result: object, diagram: Any) -> dict[str, str]:

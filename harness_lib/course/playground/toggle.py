@@ -39,6 +39,7 @@ from ...mock import MockModel, check_conversation
 from ...models import DEFAULT_MODEL, Completion, Model
 from ..player import figure
 from ..player.renderer import library
+from .live import choice, live_html
 from .replies import cause_of, default_tools, outputs, render, tools_error, unexpected
 
 __all__ = ["Playground", "current_model", "render", "send", "toggle"]  # render: for tests
@@ -82,17 +83,19 @@ class Playground:
         # Layout and one TextStyle shared: each widget would otherwise bring its own (each
         # one more widget model, one more message). real_box keeps its own: it is hidden.
         plain, text = w.Layout(), TextStyle()
-        self.choice = w.ToggleButtons(options=LABELS, value=MOCK, style={"button_width": "auto"},
-                                      layout=plain, _dom_classes=["harness-toggle"])
+        # A named radio group (live.py): a screen reader hears which model is on.
+        self.choice = choice(LABELS, MOCK, "Modèle qui répond", layout=plain,
+                             _dom_classes=["harness-toggle"])
         # continuous_update=False: the key arrives whole (Entrée), not keystroke by keystroke.
         self.key = KeyField(description="Clé", placeholder="sk-or-…", continuous_update=False,
                             layout=plain, style=text)
         self.model_id = w.Text(os.environ.get("HARNESS_MODEL") or DEFAULT_MODEL,
                                description="Modèle", continuous_update=False, layout=plain,
                                style=text)
-        self.status = w.HTML(layout=plain, _dom_classes=["harness-status"])
+        self.status = live_html(layout=plain, _dom_classes=["harness-status"])  # announced
         self.real_box = w.VBox([self.key, self.model_id])
-        self.widget = w.VBox([self.choice, self.real_box, self.status], layout=plain)
+        self.widget = w.VBox([self.choice, self.real_box, self.status], layout=plain,
+                             _dom_classes=["harness-playground"])
         self.key.observe(self._take_key, names="value")
         self.choice.observe(self._refresh, names="value")
         self.model_id.observe(self._refresh, names="value")

@@ -1,0 +1,350 @@
+"""The course for every learner (docs/accessibility.md): axe-core, real key presses, and
+what Chromium's accessibility tree says, in JupyterLab.
+
+One Lab server and one Chromium for the module (tests/test_browser.py's fixtures). For
+01, 03, 04, 05 and 07: Run All, then every panel of the course opened and every player on
+its last step, then axe-core (WCAG 2.2 AA) on the course's outputs: no serious or critical
+violation. In 01 and 03, with real key presses and the accessibility tree (CDP
+`Accessibility.getPartialAXTree`, what a screen reader reads): a step is announced with
+its note, the chapter diagram's description is reachable, ↓ on a quiz radio checks the
+next one and keeps the focus, Space on « Suivante » moves one step, the toggle says which
+model is on, 03's textarea has a name and its verdict is announced, the widgets and the
+Markdown resolve to French. The whole of 01's first player, as announced from step 0 to
+the end, is saved to tests/artifacts/a11y-01-player.txt (read it). Screenshots at 1280
+and 800 px go to tests/artifacts/ too: look at them.
+
+axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
+    npm install --no-save --prefix build/axe axe-core@4.14.1
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jupyter_lab import Lab
+from test_browser import (  # noqa: F401  (fixtures: browser, open_notebook)
+    ARTIFACTS,
+    PLAYER,
+    ROOT,
+    STEP,
+    VIEWPORT,
+    Notebook,
+    browser,
+    failures,
+    open_notebook,
+    run_all,
+    serving,
+    sync_api,
+    wait_for_players,
+)
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# The course's own outputs (its widgets, its HTML): Lab's own chrome is not ours.
+COURSE = ".jp-Notebook .jp-OutputArea-output"
+ROOTS = (".harness-player, .harness-figure, .harness-exercise, .harness-toggle, "
+         ".harness-status, .harness-approval, .harness-targets-view")
+NOTEBOOKS = ["01_deux_tours", "03_erreur_observation", "04_boucle_complete",
+             "05_conditions_arret", "07_dans_le_code"]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """One Lab for the module, every cell laid out: in Lab's default windowing mode a cell
+    out of view is skipped by the browser (content-visibility), and axe cannot measure
+    the contrast of what is not laid out."""
+    tmp = tmp_path_factory.mktemp("a11y")
+    tracker = "@jupyterlab/notebook-extension/tracker.jupyterlab-settings"
+    setting = tmp / "settings" / tracker
+    setting.parent.mkdir(parents=True)
+    setting.write_text(json.dumps({"windowingMode": "none"}))
+    yield from serving(tmp)
+
+
+def path_of(stem: str) -> Path:
+    return ROOT / "notebooks" / f"{stem}.ipynb"
+
+
+def opened(open_notebook: Any, stem: str) -> Notebook:  # noqa: F811
+    notebook = open_notebook(f"notebooks/{stem}.ipynb")
+    assert not failures(run_all(notebook), notebook)
+    wait_for_players(notebook, path_of(stem))
+    return notebook
+
+
+# ---------------------------------------------------------------- Chromium's tree
+
+def ax(page: Any, locator: Any) -> dict[str, Any]:
+    """The element's node in Chromium's accessibility tree: role, name, description,
+    live, checked, and the text of everything under it, as a screen reader gets them."""
+    locator.scroll_into_view_if_needed()
+    locator.evaluate("e => e.setAttribute('data-ax-probe', '1')")
+    cdp = page.context.new_cdp_session(page)
+    try:
+        found = cdp.send("Runtime.evaluate",
+                         {"expression": "document.querySelector('[data-ax-probe]')"})
+        object_id = found["result"]["objectId"]
+        backend = cdp.send("DOM.describeNode", {"objectId": object_id})["node"]["backendNodeId"]
+        cdp.send("Accessibility.getPartialAXTree", {"objectId": object_id})  # builds the tree
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        locator.evaluate("e => e.removeAttribute('data-ax-probe')")
+        cdp.detach()
+    by_id = {n["nodeId"]: n for n in nodes}
+    node = next(n for n in nodes if n.get("backendDOMNodeId") == backend)
+    props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+    return {"role": node["role"]["value"], "name": node.get("name", {}).get("value", ""),
+            "description": node.get("description", {}).get("value", ""), **props,
+            "text": " ".join(spoken_text(node, by_id)).strip()}
+
+
+def spoken_text(node: dict[str, Any], by_id: dict[str, Any]) -> list[str]:
+    """The text nodes under an accessibility node, in order."""
+    if node.get("role", {}).get("value") == "StaticText":
+        return [node.get("name", {}).get("value", "")]
+    return [text for child in node.get("childIds", []) if child in by_id
+            for text in spoken_text(by_id[child], by_id)]
+
+
+def announced(player: Any) -> dict[str, Any]:
+    return ax(player.page, player.locator(".harness-announce"))
+
+
+def words(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# ---------------------------------------------------------------- the course opened wide
+
+def everything_open(notebook: Notebook) -> None:
+    """Every <details> of the course open, every player on its last step (End)."""
+    page = notebook.page
+    page.evaluate(f"""() => document.querySelectorAll('{COURSE} details')
+                              .forEach((d) => {{ d.open = true; }})""")
+    players = notebook.panel.locator(PLAYER)
+    for i in range(players.count()):
+        player = players.nth(i)
+        player.evaluate("p => p.focus()")
+        page.keyboard.press("End")
+        sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape (\d+) sur \1\b"))
+        sync_api.expect(player.locator(".harness-diagram img")).to_be_attached()
+
+
+# axe measures contrast only where an element is on screen (not clipped by the notebook's
+# scroller): each output is scrolled into a tall window and checked on its own.
+AXE_RUN = (Path(__file__).parent / "axe_run.js").read_text("utf-8")
+
+
+
+def axe_violations(notebook: Notebook) -> list[str]:
+    """axe-core's serious and critical WCAG 2.2 A/AA violations in the course's outputs."""
+    page = notebook.page
+    page.add_script_tag(path=str(AXE))
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": 2400})
+    # Lab's <body> is 0 px high (its shell is absolutely placed) with overflow: hidden, so
+    # axe would take every static element for clipped and skip its contrast: given its
+    # real height while axe looks, nothing moves on screen.
+    page.evaluate("() => { document.body.style.height = '100vh'; }")
+    try:
+        result = page.evaluate(AXE_RUN, [COURSE, WCAG])
+    finally:
+        page.evaluate("() => { document.body.style.height = ''; }")
+        page.set_viewport_size(VIEWPORT)
+    # axe read the course: the text of its outputs passed the contrast check, node by node.
+    assert result["checked"] > 2 * result["outputs"] > 0, f"axe n’a presque rien vérifié : {result}"
+    return [f"{v['id']} ({v['impact']}) {v['help']} : {v['where']}" for v in result["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+def screenshots(notebook: Notebook, player: Any) -> None:
+    """The first player and what follows it, at 1280 and 800 px, focus ring on « Suivante »."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 800):
+        notebook.page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+        player.locator(".harness-controls").evaluate("e => e.scrollIntoView({block: 'start'})")
+        player.get_by_role("button", name="Précédente", exact=True).focus()
+        notebook.page.keyboard.press("Tab")  # a keyboard focus: :focus-visible
+        notebook.page.screenshot(path=str(ARTIFACTS / f"a11y-{notebook.name}-{width}.png"))
+    notebook.page.set_viewport_size(VIEWPORT)
+
+
+@pytest.mark.parametrize("stem", NOTEBOOKS)
+def test_axe_finds_no_serious_violation_in_the_course(open_notebook: Any, stem: str) -> None:  # noqa: F811
+    if not AXE.exists():
+        pytest.skip(f"axe-core absent ({AXE}) : npm install --no-save --prefix build/axe "
+                    "axe-core@4.14.1")
+    notebook = opened(open_notebook, stem)
+    if stem == "01_deux_tours":
+        check_keys_and_voice(notebook)
+    if stem == "03_erreur_observation":
+        check_hand_harness(notebook)
+    everything_open(notebook)
+    assert axe_violations(notebook) == []
+    check_french(notebook)
+    players = notebook.panel.locator(PLAYER)
+    if players.count():
+        screenshots(notebook, players.first)
+        check_zoom(notebook, players.first)
+
+
+def check_zoom(notebook: Notebook, player: Any) -> None:
+    """At 200 % (an 800 px window is then 400 px wide) the drawing is not shrunk to the
+    cell (86 % of its width at least, stepper.js: SHRINK): it scrolls sideways in a named
+    region that the keyboard reaches."""
+    page = notebook.page
+    page.set_viewport_size({"width": 400, "height": VIEWPORT["height"] // 2})
+    try:
+        player.locator(".harness-diagram").scroll_into_view_if_needed()
+        seen = player.locator(".harness-diagram").evaluate("""(d) => {
+          const img = d.querySelector("img");
+          return { shown: img.getBoundingClientRect().width, own: img.width,
+                   scrolls: d.scrollWidth > d.clientWidth, tab: d.tabIndex };
+        }""")
+        page.screenshot(path=str(ARTIFACTS / f"a11y-{notebook.name}-zoom200.png"))
+    finally:
+        page.set_viewport_size(VIEWPORT)
+    assert seen["shown"] >= 0.86 * seen["own"] - 1 and seen["scrolls"] and seen["tab"] == 0, seen
+    assert ax(page, player.locator(".harness-diagram"))["name"] == "Diagramme de l’étape"
+
+
+# ---------------------------------------------------------------- keys and voice
+
+def check_french(notebook: Notebook) -> None:
+    """Every course widget, and the Markdown around, resolves to lang="fr"."""
+    langs = notebook.page.evaluate(f"""() => [...document.querySelectorAll(
+        '{ROOTS}, .jp-MarkdownCell .jp-RenderedMarkdown')]
+        .map((e) => [e.className, e.closest('[lang]')?.lang])""")
+    assert langs, "aucun widget du cours"
+    assert [x for x in langs if x[1] != "fr"] == []
+
+
+def check_keys_and_voice(notebook: Notebook) -> None:
+    player = notebook.panel.locator(PLAYER).first
+    check_player_heard(player)
+    check_quiz_arrows(notebook)
+    check_toggle(notebook)
+
+
+def check_player_heard(player: Any) -> None:
+    """Space on « Suivante » moves one step, announced with its note; the drawing is
+    named for its step and described by the chapter's accDescr; then the dump."""
+    from harness_lib.course.drawing.mermaid import chapter_diagram
+
+    page, chapter = player.page, chapter_diagram("deux_tours")
+    player.locator(".harness-controls").evaluate("e => e.scrollIntoView({block: 'start'})")
+    player.evaluate("p => p.focus()")
+    page.keyboard.press("Home")
+    sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape 0 sur"))
+    following = player.get_by_role("button", name="Suivante", exact=True)
+    following.focus()
+    page.keyboard.press(" ")
+    sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape 1 sur"))
+    sync_api.expect(player.get_by_role("button", name="Pause")).to_have_count(0)  # not playing
+    # Space on « Que sait le modèle ? » opens the panel, and plays nothing.
+    knowing = player.locator("summary", has_text="Que sait le modèle")
+    knowing.focus()
+    page.keyboard.press(" ")
+    sync_api.expect(knowing.locator("xpath=..")).to_have_attribute("open", "")
+    sync_api.expect(player.get_by_role("button", name="Pause")).to_have_count(0)
+    sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape 1 sur"))
+    page.keyboard.press(" ")  # closed again
+    note = words(player.locator(".harness-note").text_content() or "")
+    sync_api.expect(player.locator(".harness-announce")).to_contain_text("Étape 1 sur 9")
+    heard = announced(player)
+    said = words(heard["text"])
+    assert heard["live"] == "polite" and words(f"Étape 1 sur 9 : {note}") in said, heard
+    image = ax(page, player.locator(".harness-diagram img"))
+    assert words(image["name"]).startswith(words("Étape 1 sur 9 : ")), image
+    assert words(image["description"]) == words(chapter.description), image
+    dump(player)
+
+
+def dump(player: Any) -> None:
+    """01's first player read from step 0 to the end as a screen reader hears it; every
+    step's note is in what is announced."""
+    page, lines = player.page, []
+    player.evaluate("p => p.focus()")
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    total = int(re.search(r"sur (\d+)", player.locator(STEP).text_content() or "")[1])
+    for k in range(total + 1):
+        if k:
+            page.keyboard.press("ArrowRight")
+        sync_api.expect(player.locator(".harness-announce")).to_contain_text(f"Étape {k} sur")
+        note = words(player.locator(".harness-note").text_content() or "")
+        note = re.sub(r"^Étape \d+\s*:\s*", "", note)  # said once: « Étape k sur N : »
+        heard, image = announced(player), ax(page, player.locator(".harness-diagram img"))
+        lines += [f"--- étape {k}", f"annoncé : {heard['text']}", f"image : {image['name']}",
+                  f"description : {image['description']}"]
+        assert note in words(heard["text"]), (k, note, heard)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "a11y-01-player.txt").write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def check_quiz_arrows(notebook: Notebook) -> None:
+    """↓ on a quiz radio checks the next one and keeps the focus in the question."""
+    page = notebook.page
+    group = notebook.panel.locator(".harness-exercise [role=radiogroup]").first
+    radios = group.locator("input[type=radio]")
+    radios.first.focus()
+    page.keyboard.press("ArrowDown")
+    sync_api.expect(radios.nth(1)).to_be_checked()
+    sync_api.expect(radios.nth(1)).to_be_focused()
+    assert ax(page, radios.nth(1))["checked"] == "true"
+    page.keyboard.press("ArrowUp")
+    sync_api.expect(radios.first).to_be_checked()
+    sync_api.expect(radios.first).to_be_focused()
+
+
+def check_toggle(notebook: Notebook) -> None:
+    """The toggle is a named group whose checked option is the model that answers."""
+    page = notebook.page
+    toggle = notebook.panel.locator(".harness-toggle").first
+    group = ax(page, toggle)
+    assert group["role"] == "radiogroup" and group["name"] == "Modèle qui répond", group
+    chosen = toggle.locator("[aria-checked=true]")
+    assert ax(page, chosen)["name"].startswith("Modèle simulé")
+    chosen.focus()
+    page.keyboard.press("ArrowRight")
+    real = toggle.get_by_role("radio", name=re.compile("Vrai modèle"))
+    sync_api.expect(real).to_have_attribute("aria-checked", "true")
+    sync_api.expect(real).to_be_focused()
+    status = notebook.panel.locator(".harness-status").first
+    sync_api.expect(status).to_contain_text("Pas de clé")
+    assert ax(page, status)["live"] == "polite"
+    page.keyboard.press("ArrowLeft")
+    sync_api.expect(toggle.get_by_role("radio", name=re.compile("Modèle simulé"))) \
+        .to_have_attribute("aria-checked", "true")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    toggle.locator("xpath=..").screenshot(path=str(ARTIFACTS / "a11y-toggle-focus.png"))
+    # The key field (shown with « Vrai modèle »): focus is more than a border colour.
+    toggle.get_by_role("radio", name=re.compile("Vrai modèle")).click()
+    key = notebook.panel.locator(".harness-playground input[type=password]").first
+    sync_api.expect(key).to_be_visible()  # shown once the kernel heard the choice
+    key.focus()
+    sync_api.expect(key).to_be_focused()
+    ring = key.evaluate("(e) => getComputedStyle(e).boxShadow")
+    toggle.locator("xpath=..").screenshot(path=str(ARTIFACTS / "a11y-key-focus.png"))
+    toggle.get_by_role("radio", name=re.compile("Modèle simulé")).click()
+    assert "inset" in ring and "3px" in ring, ring
+
+
+def check_hand_harness(notebook: Notebook) -> None:
+    """03's « Jouez le rôle du harness »: its field is named, its verdict announced."""
+    page = notebook.page
+    exercise = notebook.panel.locator(".harness-exercise", has=page.locator("textarea")).first
+    field = ax(page, exercise.locator("textarea"))
+    assert field["name"].strip(), field
+    exercise.get_by_role("button", name="Vérifier").click()
+    verdict = exercise.locator(".harness-live")
+    sync_api.expect(verdict).to_contain_text("✘")
+    heard = ax(page, verdict)
+    assert heard["live"] == "polite" and "✘" in heard["text"], heard
+
