@@ -10,7 +10,6 @@ quote each rule in the one wording of messages.py, on purpose).
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from same_course import GOLDEN, runs
