@@ -206,15 +206,14 @@ def test_a_signal_while_the_command_starts_ends_its_group_once_the_group_is_know
     # return left the command running after the harness. It now waits for `groups.add`.
     from harness_lib.tools.ending import ended_with_the_harness
 
-    signals = signal
     seen: list[int] = []
-    before = signals.signal(signals.SIGTERM, lambda number, frame: seen.append(number))
+    before = signal.signal(signal.SIGTERM, lambda number, frame: seen.append(number))
     try:
         with ended_with_the_harness() as groups:
-            os.kill(os.getpid(), signals.SIGTERM)  # before any group is known
+            os.kill(os.getpid(), signal.SIGTERM)  # before any group is known
             assert seen == []  # not yet: the harness's own handler waits for the group
             process = subprocess.Popen(["sleep", "30"], start_new_session=True)
             groups.add(process.pid)
-        assert process.wait(timeout=10) == -signals.SIGKILL and seen == [signals.SIGTERM]
+        assert process.wait(timeout=10) == -signal.SIGKILL and seen == [signal.SIGTERM]
     finally:
-        signals.signal(signals.SIGTERM, before)
+        signal.signal(signal.SIGTERM, before)

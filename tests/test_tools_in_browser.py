@@ -106,7 +106,6 @@ def test_run_tool_turns_it_into_observations(monkeypatch: pytest.MonkeyPatch) ->
 def test_in_the_browser_the_tab_is_the_sandbox_so_bash_is_not_held_for_a_yes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Pyodide starts no process and sees only the page's files: no question before bash there.
-    from harness_lib.messages import ToolCall
     from harness_lib.policy import DEFAULT_POLICY, check_permission
     from harness_lib.tools import sandbox
 
