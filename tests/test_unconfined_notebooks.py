@@ -43,7 +43,7 @@ def test_05_says_where_bash_runs_and_that_it_waits_here(stops: Any) -> None:
 
 
 def test_05_the_commands_wait_for_a_yes_and_the_page_says_why(stops: Any) -> None:
-    for mission in ("sleep 5", "sh absent.sh"):
+    for mission in ("sleep 60", "sh absent.sh"):
         said = printed(stops, f'fin = run("Lance `{mission}`"')
         assert "raison : 'human' (validation humaine nécessaire)" in said, said
         assert "Arrêt : validation humaine nécessaire pour bash." in said
