@@ -45,6 +45,7 @@ COURSE = (
     "00_bienvenue.ipynb", "01_deux_tours.ipynb", "02_deux_regles.ipynb",
     "03_erreur_observation.ipynb", "04_boucle_complete.ipynb", "05_conditions_arret.ipynb",
     "06_react.ipynb", "07_dans_le_code.ipynb", "08_ecrire_la_boucle.ipynb",
+    "09_evaluation.ipynb",
 )
 # The chapter's section titles, with its typographic apostrophe (’, U+2019).
 SECTIONS = (

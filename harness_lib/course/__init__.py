@@ -53,6 +53,7 @@ _PUBLIC = {
     "exercises.widgets": ("check_answer", "check_tool_message", "harness_exercise",
                           "question", "solution"),
     "exercises.questions": ("REFUSALS", "refusal_option"),
+    "exercises.assessment": ("Evaluation",),
     "exercises.targets": ("api_targets", "stop_targets"),
     "exercises.hand_harness": ("HandHarness",),
     "grader.grade": ("grade",),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..missions.scenarios import QUESTION as INCIDENT
 from .answers import MultipleChoice, Numeric, Open, ShortText, Spec
+from .final_questions import FINAL
 
 # 02: what the API answers to each guided variation, and the words that tell which case.
 REFUSALS = (
@@ -495,4 +496,6 @@ QUESTIONS: dict[str, Spec] = {
         "Il n’y a rien à lire : le fichier attendu n’existe pas, et l’outil le dit.",
         "Le modèle regarde le dossier encore et encore, sans jamais conclure. Le harness arrête "
         "la boucle au bout de 15 tours."]),
+    # --- 09 The final assessment: its fifteen questions, with their points (final_questions.py)
+    **FINAL,
 }

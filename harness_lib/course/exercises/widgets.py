@@ -90,6 +90,8 @@ class Checked(_Exercise):
 
         self.spec, self.tried, self.solved, self.revealed = spec, [], False, False
         self.attempts = 0
+        self.given: list[Any] = []  # each answer graded, in order (the assessment keeps the first)
+        self.shown_first = False  # the answer revealed before any was given
         choices = [typography(c) for c in getattr(spec, "choices", [])]
         self.widget = question_widget(
             kind="choice" if isinstance(spec, MultipleChoice) else "text",
@@ -111,6 +113,8 @@ class Checked(_Exercise):
         Never raises, whatever the answer."""
         answer = self.widget.value
         verdict = graded(self.spec, answer)
+        if verdict.ok is not None:
+            self.given.append(answer)
         if verdict.ok is None:
             self._say(verdict.text)
         elif verdict.ok:
@@ -143,6 +147,7 @@ class Checked(_Exercise):
 
     def reveal(self) -> None:
         self.revealed = True
+        self.shown_first = self.shown_first or not self.given
         self._say(self.spec.reveal())
 
     def _say(self, *paragraphs: str) -> None:
