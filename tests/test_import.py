@@ -74,11 +74,12 @@ def test_public_api_is_explicit():
 COURSE_LAYERS = {
     "drawing": set(),
     "missions": set(),
+    "progress": set(),  # the learner's progress file: read by the teacher's side too
     "player": {"drawing"},
     "playground": {"drawing", "missions", "player"},  # CONTRIBUTING: may use the player
-    "exercises": {"drawing", "missions", "player", "playground"},
-    "lessons": {"drawing", "missions", "player", "playground", "exercises"},
-    "grader": {"drawing", "missions", "player", "exercises"},
+    "exercises": {"drawing", "missions", "player", "playground", "progress"},
+    "lessons": {"drawing", "missions", "player", "playground", "exercises", "progress"},
+    "grader": {"drawing", "missions", "player", "exercises", "progress"},
 }
 
 

@@ -11,10 +11,12 @@ only imports of ipywidgets and IPython in the project. One folder per concept:
     exercises/   questions, « jouez le rôle du harness », ✏️ targets
     grader/      notebook 08: the learner's own loop, run on the missions, bounded, explained
     lessons/     one notebook's own views: approval (05), ReAct (06), code walk, saved traces (07)
+    progress/    the learner's progress file, progression.json: answers, verdicts, export
 
 Imports go one way: drawing/ and missions/ use only the harness; player/ uses drawing/;
 playground/ uses drawing/, missions/ and player/ (its text fitting); exercises/ and
-lessons/ may use all of these, grader/ all but playground/ and lessons/, never the reverse
+lessons/ may use all of these, grader/ all but playground/ and lessons/; progress/ uses
+only the harness, and exercises/, lessons/ and grader/ use it; never the reverse
 (tests/test_import.py checks it).
 
 What a notebook needs is importable from here, loaded on first use so that
