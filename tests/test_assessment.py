@@ -8,15 +8,16 @@ import difflib
 import html
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Spec
-from harness_lib.course.exercises.assessment import Evaluation, score
 from harness_lib.course.exercises.final_questions import ASSESSED, FINAL, S
 from harness_lib.course.exercises.questions import QUESTIONS
 from harness_lib.course.missions.scenarios import replay
+from harness_lib.course.teaching.assessment import Evaluation, score
 
 RIGHT = {item.id: FINAL[item.id].solution for item in ASSESSED}
 
@@ -145,3 +146,30 @@ def test_the_answers_agree_with_the_harness() -> None:
     missing = replay("missing-call")
     assert missing.error is not None and "must be a response to a preceeding message" in \
         str(missing.error)
+
+
+def test_the_bilan_is_kept_in_the_progress_file(tmp_path: Path) -> None:
+    from harness_lib.course.progress import read_progress
+
+    evaluation = Evaluation()
+    for item in ASSESSED:
+        shown = evaluation.question(item.id)
+        shown.widget.value = RIGHT[item.id] if item.id != "09-facture" else "12 000"
+        shown.check()
+    path = tmp_path / "progression.json"
+    result = evaluation.bilan(path)
+    assert result.points == 18 and plain(result.lines()[-1]) == \
+        f"Score enregistré dans votre progression ({path})."
+    kept = read_progress(path).items
+    assert (kept["09-score"].kind, kept["09-score"].score, kept["09-score"].out_of) == \
+        ("assessment", 18, 20)
+    assert kept["09-facture"].correct is False and kept["09-facture"].answer == "12 000"
+    assert kept["09-ordre"].score == 2 and kept["09-ordre"].notebook == "09"
+
+
+def test_a_progress_file_that_cannot_be_read_is_said_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "progression.json"
+    path.write_text("{ pas du JSON", encoding="utf-8")
+    result = Evaluation().bilan(path)
+    assert plain(result.lines()[-1]).startswith("Score non enregistré dans votre progression : ")
+    assert str(path) in result.lines()[-1] and path.read_text(encoding="utf-8") == "{ pas du JSON"

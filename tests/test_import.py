@@ -80,6 +80,7 @@ COURSE_LAYERS = {
     "exercises": {"drawing", "missions", "player", "playground", "progress"},
     "lessons": {"drawing", "missions", "player", "playground", "exercises", "progress"},
     "grader": {"drawing", "missions", "player", "exercises", "progress"},
+    "teaching": {"exercises", "progress"},  # 09's score, the teacher's guide and class
 }
 
 

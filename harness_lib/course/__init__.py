@@ -12,11 +12,13 @@ only imports of ipywidgets and IPython in the project. One folder per concept:
     grader/      notebook 08: the learner's own loop, run on the missions, bounded, explained
     lessons/     one notebook's own views: approval (05), ReAct (06), code walk, saved traces (07)
     progress/    the learner's progress file, progression.json: answers, verdicts, export
+    teaching/    for the class: 09's score and « Bilan », the teacher's guide, a class's files
 
 Imports go one way: drawing/ and missions/ use only the harness; player/ uses drawing/;
 playground/ uses drawing/, missions/ and player/ (its text fitting); exercises/ and
 lessons/ may use all of these, grader/ all but playground/ and lessons/; progress/ uses
-only the harness, and exercises/, lessons/ and grader/ use it; never the reverse
+only the harness, and exercises/, lessons/ and grader/ use it; teaching/ uses exercises/
+and progress/; never the reverse
 (tests/test_import.py checks it).
 
 What a notebook needs is importable from here, loaded on first use so that
@@ -55,7 +57,7 @@ _PUBLIC = {
     "exercises.widgets": ("check_answer", "check_tool_message", "harness_exercise",
                           "question", "solution"),
     "exercises.questions": ("REFUSALS", "refusal_option"),
-    "exercises.assessment": ("Evaluation",),
+    "teaching.assessment": ("Evaluation",),
     "exercises.targets": ("api_targets", "stop_targets"),
     "exercises.hand_harness": ("HandHarness",),
     "grader.grade": ("grade",),

@@ -6,7 +6,7 @@ then one « Bilan » line per notebook to revisit, naming the concepts missed. `
 is the notebook's side: it shows each question (widgets.py) and keeps each first answer,
 since the feedback of a wrong answer would give the second one away.
 
->>> from .final_questions import ASSESSED, FINAL
+>>> from harness_lib.course.exercises.final_questions import ASSESSED, FINAL
 >>> right = {item.id: FINAL[item.id].solution for item in ASSESSED}
 >>> score(right).points, score({}).points
 (20, 0)
@@ -18,13 +18,15 @@ Bilan : revoyez 02_deux_regles.ipynb, pour l’ordre des messages que l’API a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ...text import french_number, plural
-from .answers import Open
-from .final_questions import ASSESSED, FINAL, Assessed
-from .widgets import Checked, graded, question
+from ..exercises.answers import Open
+from ..exercises.final_questions import ASSESSED, FINAL, Assessed
+from ..exercises.widgets import Checked, graded, question
+from ..progress import Item, ProgressError, progress_path, record
 
 OUT_OF = sum(item.points for item in ASSESSED)
 
@@ -45,6 +47,7 @@ class Result:
 @dataclass(frozen=True)
 class Score:
     results: tuple[Result, ...]
+    note: str = ""  # said after the « Bilan »: where the score was kept, or why not
 
     @property
     def points(self) -> int:
@@ -63,10 +66,12 @@ class Score:
         head = f"Score : {french_number(self.points)}/{self.out_of} (" \
                f"{plural(right, 'bonne réponse', 'bonnes réponses')} sur {len(self.results)} " \
                "questions)."
+        note = [self.note] if self.note else []
         if not self.missed():
-            return [head, "Bilan : rien à revoir, chaque section du chapitre est acquise."]
+            return [head, "Bilan : rien à revoir, chaque section du chapitre est acquise.",
+                    *note]
         return [head, *(_bilan(notebook, results) for notebook, results in _by_notebook(
-            self.missed()).items())]
+            self.missed()).items()), *note]
 
     def _repr_markdown_(self) -> str:
         return "\n\n".join(_linked(line) for line in self.lines())
@@ -131,5 +136,27 @@ class Evaluation:
         return {name: (None if q.shown_first or not q.given else q.given[0])
                 for name, q in self.asked.items()}
 
-    def bilan(self) -> Score:
-        return score(self.answers())
+    def bilan(self, path: Path | str | None = None) -> Score:
+        """The score of the first answers, kept in the learner's progress file (`path`, or
+        progression.json where the notebook runs); a file that cannot be written is said."""
+        answers = self.answers()
+        result = score(answers)
+        try:
+            where = keep(result, answers, path)
+        except ProgressError as err:
+            return replace(result, note=f"Score non enregistré dans votre progression : {err}")
+        return replace(result, note=f"Score enregistré dans votre progression ({where}).")
+
+
+def keep(result: Score, answers: Mapping[str, Any], path: Path | str | None = None) -> Path:
+    """Write the assessment in the progress file: each question (kind « assessment », its
+    points as score), then « 09-score », the score out of 20; the file's path."""
+    target = progress_path() if path is None else Path(path)
+    for r in result.results:
+        verdict = {True: "juste", False: "fausse", None: "sans réponse"}[r.ok]
+        record(r.item.id, Item("assessment", "09", answer=answers.get(r.item.id), correct=r.ok,
+                               verdict=f"Première réponse : {verdict}.", score=r.points,
+                               out_of=r.item.points), target)
+    record("09-score", Item("assessment", "09", verdict=result.lines()[0], score=result.points,
+                            out_of=result.out_of), target)
+    return target
