@@ -140,11 +140,14 @@ def pyodide(dest: Path) -> None:
 
 
 def course_files(dest: Path) -> None:
-    """The notebooks, and harness_lib's source to read beside them (``../harness_lib/loop.py``)."""
+    """The notebooks, harness_lib's source to read beside them (``../harness_lib/loop.py``),
+    and the teacher's guide the annex links (``../docs/guide-enseignant.md``)."""
     shutil.copytree(ROOT / "notebooks", dest / "notebooks",
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     shutil.copytree(ROOT / "harness_lib", dest / "harness_lib",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (dest / "docs").mkdir(exist_ok=True)  # the annex links the teacher's guide
+    shutil.copy2(ROOT / "docs" / "guide-enseignant.md", dest / "docs" / "guide-enseignant.md")
 
 
 def write_config(lite: Path) -> None:
