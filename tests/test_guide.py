@@ -58,7 +58,8 @@ def test_the_durations_are_the_ones_00_announces() -> None:
     full, express = sum(f for f, _ in said.values()), sum(x for _, x in said.values())
     assert f"Ces {full} minutes de travail" in same_spaces(TEXT)
     assert f"Le parcours express dure {express} minutes" in same_spaces(TEXT)
-    start = re.search(r"\*\*Durée\*\*\s*:\s*environ (\d+) min", same_spaces(markdown(read(START))[0]))
+    first = same_spaces(markdown(read(START))[0])
+    start = re.search(r"\*\*Durée\*\*\s*:\s*environ (\d+) min", first)
     assert start and f"demande environ {start[1]} minutes" in same_spaces(TEXT)
 
 
