@@ -29,7 +29,7 @@ from ..text import dollars as dollars_fr
 from ..tools import Tool, workspace_tools
 from ..tools.sandbox import SandboxWarning
 from ..trace import Event, Trace, describe
-from . import setting
+from . import setting, teacher
 from .debug import format_request, redact
 from .keep import INTERRUPTED
 from .options import parser
@@ -66,6 +66,10 @@ def _command(args: argparse.Namespace) -> int:
         return demo(args.scenario)
     if args.command == "diagram":
         return diagram(args.source, args.step, args.out)
+    if args.command == "classe":
+        return teacher.classe(args.folder, args.csv)
+    if args.command == "lien-hub":
+        return teacher.lien_hub(args.hub, args.depot, args.branche)
     return run_mission(args)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..course.missions.scenarios import INCIDENTS
+from ..course.teaching.hub import BRANCH, REPOSITORY
 from ..limits import MAX_TURNS
 from .french_args import FrenchArgumentParser, positive_int
 
@@ -18,6 +19,8 @@ python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-tur
 python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
                            [--trace-otel F.json]
 python -m harness_lib diagram deux_tours|FICHIER.mmd|TRACE.jsonl [--step K] [--out FICHIER]
+python -m harness_lib classe DOSSIER [--csv FICHIER.csv]
+python -m harness_lib lien-hub https://hub.exemple.fr [--depot URL] [--branche NOM]
 """
 
 
@@ -57,7 +60,24 @@ def parser() -> argparse.ArgumentParser:
                          help="si aucun bac à sable ne démarre, lancer bash sans demander "
                          "(à vos risques)")
     _diagram_parser(sub.add_parser("diagram", help="le texte Mermaid d’un diagramme, ou son image"))
+    _teacher_parsers(sub)
     return parser
+
+
+def _teacher_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """`classe` and `lien-hub`: for the teacher (cli/teacher.py)."""
+    room = sub.add_parser("classe", help="les fichiers de progression d’une classe : un tableau "
+                          "par apprenant et par question")
+    room.add_argument("folder", metavar="DOSSIER", help="le dossier des fichiers rendus (*.json)")
+    room.add_argument("--csv", default=None, metavar="FICHIER.csv",
+                      help="écrire aussi le tableau pour un tableur (une ligne par apprenant)")
+    hub = sub.add_parser("lien-hub", help="le lien nbgitpuller qui ouvre le cours sur un "
+                         "JupyterHub")
+    hub.add_argument("hub", metavar="URL_DU_HUB", help="l’adresse du hub, https://…")
+    hub.add_argument("--depot", default=REPOSITORY, metavar="URL",
+                     help=f"le dépôt du cours ({REPOSITORY})")
+    hub.add_argument("--branche", default=BRANCH, metavar="NOM",
+                     help=f"la branche à copier ({BRANCH})")
 
 
 def _diagram_parser(cmd: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ tests/test_guide.py checks that the guide and the bank agree.
 
 >>> print(plain("<p>Que sait le <b>modèle</b>\u202f? <code>messages[]</code></p>"))
 Que sait le **modèle**\u202f? `messages[]`
->>> "✘ 1 515 tokens" in question_markdown("09-contexte")
+>>> "✘ 1\\u202f515 tokens →" in question_markdown("09-contexte")
 True
 """
 
