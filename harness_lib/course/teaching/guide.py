@@ -68,7 +68,7 @@ def question_markdown(name: str) -> str:
         lines += [f"- ✘ `{wrong}`{TO}{plain(text)}" for wrong, text in spec.mistakes.items()]
     else:
         assert isinstance(spec, Open)
-        lines.append(f"- Question ouverte, réponse modèle{NB}: {plain(spec.model_answer)}")
+        lines.append(f"- Question ouverte, réponse modèle : {plain(spec.model_answer)}")
     return "\n".join(lines)
 
 
@@ -122,4 +122,4 @@ def update(guide: Path, root: Path = ROOT) -> bool:
 
 if __name__ == "__main__":  # python -m harness_lib.course.teaching.guide docs/guide-enseignant.md
     target = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "guide-enseignant.md")
-    print(f"{target} : {'mis à jour' if update(target) else 'déjà à jour'}")
+    print(f"{target} : {'mis à jour' if update(target) else 'déjà à jour'}")
