@@ -173,3 +173,60 @@ def test_a_progress_file_that_cannot_be_read_is_said_and_left_alone(tmp_path: Pa
     result = Evaluation().bilan(path)
     assert plain(result.lines()[-1]).startswith("Score non enregistré dans votre progression : ")
     assert str(path) in result.lines()[-1] and path.read_text(encoding="utf-8") == "{ pas du JSON"
+
+
+def test_the_message_questions_agree_with_the_api_checks() -> None:
+    """09-ordre: only the right order passes the API's checks (the mock's, the provider's
+    texts); 09-deux-demandes: a request left without its result is what is refused."""
+    from harness_lib import assistant, system, tool_call, tool_result, user
+    from harness_lib.mock import check_conversation
+
+    def ask(call_id: str) -> dict:
+        return assistant(None, [tool_call(call_id, "read_file", {"path": "README.md"})])
+
+    head = [system("s"), user("Lis README.md")]
+    orders = [[tool_result("call_1", "x"), ask("call_1")],
+              [ask("call_1"), tool_result("call_1", "x")],
+              [ask("call_1"), user("encore"), tool_result("call_1", "x")],
+              [ask("call_1"), tool_result("call_2", "x")]]
+    accepted = [not check_conversation(head + order) for order in orders]
+    assert accepted == [i == FINAL["09-ordre"].correct for i in range(4)]
+    both = assistant(None, [tool_call("call_a", "read_file", {"path": "a"}),
+                            tool_call("call_b", "list_files", {"path": "."})])
+    problems = check_conversation(head + [both, tool_result("call_a", "x")])
+    assert len(problems) == 1 and "did not have response messages: call_b" in problems[0].message
+
+
+def test_a_loop_without_its_exit_calls_again_until_its_limit() -> None:
+    """09-sans-sortie: no refusal, the model called again after its answer, up to max_tours;
+    09-messages-arret: with two requests a turn and a limit of 4, messages[] holds 14."""
+    from harness_lib import Limits, MockModel, run, tool_call
+    from harness_lib.course.missions.own_loop import without
+    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+    from harness_lib.minimal_loop import boucle
+    from harness_lib.models import Completion
+    from harness_lib.tools import workspace_tools
+
+    tools = workspace_tools(example_workspace("mini"))
+    calls = []
+
+    class Counted(MockModel):
+        def complete(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append(1)
+            return super().complete(*args, **kwargs)
+
+    messages = without("EXIT")(README_TASK, Counted(), tools, 4)
+    assert len(calls) == 4 and [m["role"] for m in messages][-3:] == ["assistant"] * 3
+
+    class TwoEachTurn:
+        name, price = "deux-par-tour", None
+
+        def complete(self, messages: list, tools: list, timeout: float = 0) -> Completion:
+            n = len(messages)
+            asked = [tool_call(f"call_{n}_a", "list_files", {"path": "."}),
+                     tool_call(f"call_{n}_b", "read_file", {"path": "README.md"})]
+            return Completion({"role": "assistant", "content": None, "tool_calls": asked})
+
+    assert len(boucle(README_TASK, TwoEachTurn(), tools, 4)) == RIGHT["09-messages-arret"]
+    stopped = run(README_TASK, TwoEachTurn(), tools, limits=Limits(max_turns=4))
+    assert stopped.reason == "max_turns" and len(stopped.messages) == RIGHT["09-messages-arret"]
