@@ -56,7 +56,8 @@ def test_the_durations_are_the_ones_00_announces() -> None:
     said = route()
     assert rows == said
     full, express = sum(f for f, _ in said.values()), sum(x for _, x in said.values())
-    assert f"Ces {full} minutes de travail" in same_spaces(TEXT)
+    assert f"Les notebooks 01 à 09 font les {full} minutes du parcours complet" in \
+        same_spaces(TEXT)
     assert f"Le parcours express dure {express} minutes" in same_spaces(TEXT)
     first = same_spaces(markdown(read(START))[0])
     start = re.search(r"\*\*Durée\*\*\s*:\s*environ (\d+) min", first)
