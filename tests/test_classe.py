@@ -114,3 +114,18 @@ def test_a_bad_hub_address_is_a_french_error(hub: str) -> None:
     done = cli("lien-hub", hub)
     assert done.returncode == 2 and "l’adresse du hub doit commencer par https://" in \
         done.stderr.replace("\u00a0", " ") and "Traceback" not in done.stderr
+
+
+def test_a_learner_s_name_never_becomes_a_spreadsheet_formula(tmp_path: Path) -> None:
+    from harness_lib.course.progress import Item, export_progress, record
+
+    path = tmp_path / "progression.json"
+    record("04-facture", Item("question", "04", answer="234 000", correct=True), path)
+    folder = tmp_path / "rendus"
+    folder.mkdir()
+    export_progress(path, learner='=HYPERLINK("http://x","y")', folder=folder)
+    table = tmp_path / "c.csv"
+    assert cli("classe", str(folder), "--csv", str(table)).returncode == 0
+    with table.open(encoding="utf-8-sig", newline="") as f:
+        row = next(csv.DictReader(f, delimiter=";"))
+    assert row["apprenant"] == '\'=HYPERLINK("http://x","y")' and row["04-facture"] == "1"

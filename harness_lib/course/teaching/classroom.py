@@ -5,7 +5,8 @@ file that is not a progress file (broken, hand-edited) is kept aside with its Fr
 error, naming it, and never stops the others. `learner_table` and `question_table` are
 what `python -m harness_lib classe` prints; `write_csv` writes one row per learner, one
 column per question (1 right, 0 wrong, empty if not answered), `;`-separated, UTF-8 with
-a BOM: what a French spreadsheet opens as it is.
+a BOM: what a French spreadsheet opens as it is; a name a spreadsheet would read as a
+formula (« =… ») is written as text.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -139,10 +140,16 @@ def write_csv(room: Classroom, path: Path | str) -> None:
         graded = row.graded
         score = row.progress.items.get(SCORE)
         grade = row.progress.items.get(GRADE)
-        lines.append([row.name, row.file.name, row.progress.updated, str(sum(graded.values())),
+        lines.append([_text(row.name), _text(row.file.name), _text(row.progress.updated),
+                      str(sum(graded.values())),
                       str(sum(not ok for ok in graded.values())), _cell(grade), _cell(score),
                       *("" if q not in graded else str(int(graded[q])) for q in questions)])
     write_atomically(Path(path), _csv_text(lines).encode("utf-8-sig"))
+
+
+def _text(value: str) -> str:
+    """A learner's text as a spreadsheet cell: never a formula (« =… » is read as text)."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 def _cell(item: Item | None) -> str:
