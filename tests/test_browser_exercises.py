@@ -225,3 +225,29 @@ def test_two_questions_on_one_page_are_answered_independently(open_notebook: Any
         assert plain(spec.feedback[chosen])[:30] in verdict, verdict
     shoot(notebook, second, "06-deux-questions")
     kernel_quiet(notebook)
+
+
+def test_the_final_assessment_scores_first_answers_in_lab(open_notebook: Any) -> None:  # noqa: F811
+    """09 in Lab: a right first answer counts, a right second one does not, nor one given
+    after « Voir la réponse »; the bilan cell says the score and links the notebooks."""
+    name = "09_evaluation.ipynb"
+    notebook = open_notebook(f"notebooks/{name}")
+    asked = ["09-memoire", "09-contexte", "09-ordre"]
+    indexes = [cell_index(name, rf'^evaluation\.question\("{q}"\)') for q in asked]
+    run_cells(notebook, cell_index(name, r"harness_lib"), *indexes)
+    first, second, third = (notebook.panel.locator(".jp-Cell").nth(i) for i in indexes)
+    assert answer(first, 1).startswith("✔")
+    assert answer(second, "37").startswith("✘") and answer(second, "1 552").startswith("✔")
+    third.locator(".harness-show").click()
+    sync_api.expect(third.locator(".harness-feedback")).to_contain_text("La bonne réponse")
+    assert answer(third, 1).startswith("✔")
+    bilan = cell_index(name, r"^bilan = evaluation\.bilan\(\)")
+    run_cells(notebook, bilan)
+    output = notebook.panel.locator(".jp-Cell").nth(bilan).locator(".jp-OutputArea-output")
+    sync_api.expect(output).to_contain_text("Bilan")
+    text = plain(output.inner_text())
+    assert "Score : 1/20 (1 bonne réponse sur 15 questions)." in text
+    assert "revoyez 01_deux_tours.ipynb, pour le contexte renvoyé en entier (question 2)." in text
+    assert "Score enregistré dans votre progression" in text
+    assert output.locator('a[href*="02_deux_regles.ipynb"]').count() == 1
+    shoot(notebook, notebook.panel.locator(".jp-Cell").nth(bilan), "09-bilan")
