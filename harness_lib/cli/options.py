@@ -13,7 +13,8 @@ from ..course.teaching.hub import BRANCH, REPOSITORY
 from ..limits import MAX_TURNS
 from .french_args import FrenchArgumentParser, positive_int
 
-USAGE = """Ligne de commande : rejouer les incidents du chapitre, ou lancer la boucle.
+USAGE = """Ligne de commande : rejouer les incidents du chapitre, lancer la boucle ; pour
+l’enseignant, lire les fichiers de progression d’une classe, faire le lien d’un JupyterHub.
 
 python -m harness_lib demo normal|missing-call|missing-result|tool-error|max-turns
 python -m harness_lib run "Lis README.md et résume le projet" --mock --debug [--trace F.jsonl]
