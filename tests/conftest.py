@@ -7,6 +7,10 @@ Every test gets, without asking:
 - its temporary files in pytest's own temporary folder (`temporary_files`): the
   example workspaces that `example_workspace()` copies, the folders of a replayed
   incident, go where pytest cleans up, not into /tmp for ever.
+- its own empty progress file (`fresh_progress`, $HARNESS_PROGRESSION): an answer a test
+  gives is never shown again by another test, and no progression.json lands in the
+  checkout; kernels started before any fixture (nbval) get the session's one
+  (`pytest_configure`).
 
 Hypothesis runs without its per-example deadline (200 ms by default): on a busy CI
 machine a slow example is not a failure; speed targets live in bench/.
@@ -15,6 +19,7 @@ machine a slow example is not a failure; speed targets live in bench/.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,6 +52,22 @@ def temporary_files(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     monkeypatch.setenv("TMPDIR", str(folder))
     yield folder
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Kernels nbval starts before any fixture runs keep their answers out of notebooks/."""
+    folder = Path(tempfile.mkdtemp(prefix="progression-"))
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ["HARNESS_PROGRESSION"] = str(folder / "progression.json")
+
+
+@pytest.fixture(autouse=True)
+def fresh_progress(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty progress file for each test (and the kernels and servers it starts)."""
+    path = tmp_path_factory.mktemp("progression") / "progression.json"
+    monkeypatch.setenv("HARNESS_PROGRESSION", str(path))
+    return path
 
 
 @pytest.fixture
