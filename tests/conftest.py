@@ -9,8 +9,8 @@ Every test gets, without asking:
   incident, go where pytest cleans up, not into /tmp for ever.
 - its own empty progress file (`fresh_progress`, $HARNESS_PROGRESSION): an answer a test
   gives is never shown again by another test, and no progression.json lands in the
-  checkout; kernels started before any fixture (nbval) get the session's one
-  (`pytest_configure`).
+  checkout (nbval's kernels, started before any fixture, get the session's one: the
+  root conftest.py).
 
 Hypothesis runs without its per-example deadline (200 ms by default): on a busy CI
 machine a slow example is not a failure; speed targets live in bench/.
@@ -19,7 +19,6 @@ machine a slow example is not a failure; speed targets live in bench/.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,13 +51,6 @@ def temporary_files(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     monkeypatch.setenv("TMPDIR", str(folder))
     yield folder
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Kernels nbval starts before any fixture runs keep their answers out of notebooks/."""
-    folder = Path(tempfile.mkdtemp(prefix="progression-"))
-    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
-    os.environ["HARNESS_PROGRESSION"] = str(folder / "progression.json")
 
 
 @pytest.fixture(autouse=True)

@@ -94,6 +94,8 @@ class CourseMap:
     def __str__(self) -> str:
         return "\n".join([str(row) for row in self.rows] + ([self.problem] if self.problem else []))
 
+    __repr__ = __str__  # what an HTML export or a text viewer shows of the map
+
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><th scope='row'>{row.notebook} {html.escape(NOTEBOOKS[row.notebook])}</th>"
