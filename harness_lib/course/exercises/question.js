@@ -94,7 +94,8 @@ function render({ model, el }) {
   const feedback = make("div", { className: "harness-feedback", role: "status" });
   const showFeedback = () => {
     feedback.innerHTML = model.get("feedback");
-    if (restart) restart.hidden = !model.get("feedback");
+    // Not `hidden`: the buttons' own CSS sets their display, which would win over it.
+    if (restart) restart.style.display = model.get("feedback") ? "" : "none";
   };
   model.on("change:feedback", showFeedback);
   showFeedback();
