@@ -7,6 +7,10 @@ Every test gets, without asking:
 - its temporary files in pytest's own temporary folder (`temporary_files`): the
   example workspaces that `example_workspace()` copies, the folders of a replayed
   incident, go where pytest cleans up, not into /tmp for ever.
+- its own empty progress file (`fresh_progress`, $HARNESS_PROGRESSION): an answer a test
+  gives is never shown again by another test, and no progression.json lands in the
+  checkout (nbval's kernels, started before any fixture, get the session's one: the
+  root conftest.py).
 
 Hypothesis runs without its per-example deadline (200 ms by default): on a busy CI
 machine a slow example is not a failure; speed targets live in bench/.
@@ -47,6 +51,15 @@ def temporary_files(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     monkeypatch.setenv("TMPDIR", str(folder))
     yield folder
+
+
+@pytest.fixture(autouse=True)
+def fresh_progress(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty progress file for each test (and the kernels and servers it starts)."""
+    path = tmp_path_factory.mktemp("progression") / "progression.json"
+    monkeypatch.setenv("HARNESS_PROGRESSION", str(path))
+    return path
 
 
 @pytest.fixture

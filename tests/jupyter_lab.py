@@ -46,6 +46,7 @@ class Lab:
     root: Path
     log: Path
     process: subprocess.Popen[bytes]
+    progress: Path | None = None  # the kernels' progression.json ($HARNESS_PROGRESSION)
 
     def api(self, path: str, method: str = "GET") -> Any:
         request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
@@ -100,12 +101,13 @@ def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
 
 
 def lab_environ(tmp: Path) -> dict[str, str]:
-    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs."""
+    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs
+    and its own progress file (tmp/progression.json)."""
     environ = {k: v for k, v in os.environ.items() if k != "OPENROUTER_API_KEY"}
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     environ.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data"),
                    JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
-                   PYTHONPATH=path)
+                   PYTHONPATH=path, HARNESS_PROGRESSION=str(tmp / "progression.json"))
     return environ
 
 
@@ -144,7 +146,8 @@ def running_lab(tmp: Path, root: Path, disabled: tuple[str, ...] = ()) -> Iterat
         process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,
                                    stderr=subprocess.STDOUT, env=lab_environ(tmp), cwd=tmp,
                                    start_new_session=True)
-    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process)
+    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process,
+                 tmp / "progression.json")
     try:
         wait_until_up(server)
         yield server

@@ -148,7 +148,8 @@ def test_the_answers_agree_with_the_harness() -> None:
         str(missing.error)
 
 
-def test_the_bilan_is_kept_in_the_progress_file(tmp_path: Path) -> None:
+def test_first_answers_are_kept_as_given_and_come_back_after_a_restart(
+        fresh_progress: Path) -> None:
     from harness_lib.course.progress import read_progress
 
     evaluation = Evaluation()
@@ -156,15 +157,34 @@ def test_the_bilan_is_kept_in_the_progress_file(tmp_path: Path) -> None:
         shown = evaluation.question(item.id)
         shown.widget.value = RIGHT[item.id] if item.id != "09-facture" else "12 000"
         shown.check()
-    path = tmp_path / "progression.json"
-    result = evaluation.bilan(path)
+    again = evaluation.asked["09-facture"]
+    again.widget.value = "20 000"  # right at the second try: not kept, not counted
+    again.check()
+    evaluation.asked["09-ordre"].reveal()  # after an answer: the first answer stays
+    result = evaluation.bilan()
     assert result.points == 18 and plain(result.lines()[-1]) == \
-        f"Score enregistré dans votre progression ({path})."
-    kept = read_progress(path).items
+        f"Score enregistré dans votre progression ({fresh_progress})."
+    kept = read_progress(fresh_progress).items
     assert (kept["09-score"].kind, kept["09-score"].score, kept["09-score"].out_of) == \
         ("assessment", 18, 20)
-    assert kept["09-facture"].correct is False and kept["09-facture"].answer == "12 000"
-    assert kept["09-ordre"].score == 2 and kept["09-ordre"].notebook == "09"
+    assert kept["09-facture"].kind == "assessment" and kept["09-facture"].correct is False
+    assert kept["09-facture"].answer == "12 000" and kept["09-ordre"].correct is True
+    restarted = Evaluation()  # a new kernel: the first answers are shown again, and count
+    for item in ASSESSED:
+        restarted.question(item.id)
+    assert restarted.asked["09-facture"].widget.value == "12 000"
+    assert restarted.bilan().points == 18
+
+
+def test_an_answer_shown_before_any_is_kept_as_missed() -> None:
+    evaluation = Evaluation()
+    shown = evaluation.question("09-ordre")
+    shown.reveal()
+    shown.widget.value = RIGHT["09-ordre"]
+    shown.check()
+    assert evaluation.bilan().results[3].ok is None
+    again = Evaluation()
+    assert again.question("09-ordre").shown_first and again.bilan().results[3].ok is None
 
 
 def test_a_progress_file_that_cannot_be_read_is_said_and_left_alone(tmp_path: Path) -> None:

@@ -125,6 +125,7 @@ def test_a_first_wrong_try_never_shows_the_answer(name: str) -> None:
     """The widget's feedback after one wrong answer: why it is wrong, never the answer."""
     for wrong in _wrong_answers(QUESTIONS[name]):  # type: ignore[arg-type]
         asked = question(name)
+        asked.restart()  # « Recommencer »: the wrong answer kept by the last turn is forgotten
         asked.widget.value = wrong if not isinstance(wrong, float) else str(wrong)
         assert asked.check() is False
         shown = normalise(re.sub(r"<[^>]+>", " ", html.unescape(asked.widget.feedback)))

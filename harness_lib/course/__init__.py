@@ -68,6 +68,7 @@ _PUBLIC = {
     "lessons.react": ("fixed_pipeline", "react_html", "react_steps", "react_text"),
     "lessons.codeview": ("show_source", "side_by_side", "side_by_side_html"),
     "lessons.saved_trace": ("open_player", "trace_picker"),
+    "lessons.course_map": ("exporter_progression", "progression", "recommencer"),
 }
 _WHERE = {name: module for module, names in _PUBLIC.items() for name in names}
 __all__ = sorted(_WHERE)

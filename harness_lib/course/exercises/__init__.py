@@ -10,5 +10,7 @@
     hand_checks.py    its checks, step by step, agreeing with what the API will answer
     targets.py        the goals of a ✏️ cell, ticked by themselves
 
-Imports the harness, drawing/, missions/, player/ and playground/.
+Imports the harness, drawing/, missions/, player/, playground/ and progress/: widgets.py and
+targets.py keep the learner's answers and reached targets in progression.json (progress/keep.py,
+never an exception) and show them again when the cell runs again.
 """

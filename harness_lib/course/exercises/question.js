@@ -79,17 +79,24 @@ function render({ model, el }) {
   const [answer, read] = answerPart(model, id, () => send("check")); // Entrée in a field
   const send = (event) => model.send({ event, value: read() });
   const buttons = make("div", { className: "harness-buttons" });
+  let restart = null; // « Recommencer »: there once an answer was given (kept, or shown)
   for (const [event, label, style] of [["check", model.get("check_label"), " mod-primary"],
-                                       ["show", model.get("show_label"), ""]]) {
+                                       ["show", model.get("show_label"), ""],
+                                       ["restart", model.get("restart_label"), ""]]) {
     if (!label) continue;
     const button = make("button", { type: "button", textContent: label,
                                     className: `jupyter-button widget-button harness-${event}${style}` });
     button.addEventListener("click", () => send(event));
     buttons.append(button);
+    if (event === "restart") restart = button;
   }
   // role="status": a screen reader reads the feedback when it comes.
   const feedback = make("div", { className: "harness-feedback", role: "status" });
-  const showFeedback = () => { feedback.innerHTML = model.get("feedback"); };
+  const showFeedback = () => {
+    feedback.innerHTML = model.get("feedback");
+    // Not `hidden`: the buttons' own CSS sets their display, which would win over it.
+    if (restart) restart.style.display = model.get("feedback") ? "" : "none";
+  };
   model.on("change:feedback", showFeedback);
   showFeedback();
   el.classList.add("harness-exercise");

@@ -31,6 +31,7 @@ def _question_class() -> type:
         placeholder = traitlets.Unicode().tag(sync=True)
         check_label = traitlets.Unicode().tag(sync=True)  # "": no « Vérifier » button
         show_label = traitlets.Unicode().tag(sync=True)
+        restart_label = traitlets.Unicode().tag(sync=True)  # shown once there is feedback
         value = traitlets.Any(None).tag(sync=True)  # the answer: a choice's index, or text
         feedback = traitlets.Unicode().tag(sync=True)  # HTML, written by the kernel
 

@@ -2,7 +2,9 @@
 
 A `Targets` list shows each goal with ○, then ✔ once a result reaches it: `check(result)`
 reads what send() returned (the API's refusal, or the model's reply) or the `reason` a
-run stopped for. The learner never ticks anything by hand: the result says it.
+run stopped for. The learner never ticks anything by hand: the result says it. A course's
+targets (`name` given) are kept in the learner's progress file as they are reached, and
+ticked again when the cell runs again (`recommencer("02")` starts them over).
 
 >>> from harness_lib.errors import ApiError
 >>> goals = Targets([Target("obtenez un refus", lambda r: isinstance(r, ApiError))])
@@ -23,6 +25,8 @@ from typing import Any
 
 from ...errors import ApiError
 from ...models import Completion
+from ..progress.form import Item
+from ..progress.keep import keep, recall, when
 
 
 @dataclass(frozen=True)
@@ -48,11 +52,31 @@ def final_answer(result: object) -> bool:
 class Targets:
     """The goals of one ✏️ cell, each ✔ once reached; a widget that updates itself."""
 
-    def __init__(self, targets: Sequence[Target]) -> None:
+    def __init__(self, targets: Sequence[Target], name: str | None = None) -> None:
         self.targets = list(targets)
         self.done: set[int] = set()
         self.last = ""  # what the last result did: a learner must know a run reached nothing
         self._view: Any = None  # the HTML widget, built when first displayed
+        self.name = name  # "02-cibles": kept in the progress file under this id
+        self.problem = ""  # why the progress file could not be read or written, in French
+        if name is not None:
+            self._recall(name)
+
+    def _recall(self, name: str) -> None:
+        """Tick again the targets reached in an earlier session (kept in progression.json)."""
+        item, self.problem = recall(name)
+        if item is not None and isinstance(item.answer, list):
+            self.done = {i for i in item.answer
+                         if isinstance(i, int) and 0 <= i < len(self.targets)}
+            self.last = f"Cibles déjà atteintes, gardées dans votre progression {when(item)}."
+
+    def _keep(self) -> None:
+        if self.name is None:
+            return
+        n, total = len(self.done), len(self.targets)
+        self.problem = keep(self.name, Item(
+            "exercise", self.name[:2], answer=sorted(self.done), correct=n == total,
+            verdict=self.text().splitlines()[total], score=n, out_of=total))
 
     def check(self, result: object) -> list[str]:
         """Tick what `result` reaches; return the labels newly ticked. Never raises."""
@@ -60,6 +84,8 @@ class Targets:
         new = [self.targets[i].label for i in hits if i not in self.done]
         self.done.update(hits)
         self.last = _last(len(new), bool(hits))
+        if new:
+            self._keep()
         if self._view is not None:
             self._view.value = self.html()
         return new
@@ -68,7 +94,7 @@ class Targets:
         lines = [f"{'✔' if i in self.done else '○'} {t.label}" for i, t in enumerate(self.targets)]
         plural = "s" if len(self.done) > 1 else ""
         lines.append(f"{len(self.done)} / {len(self.targets)} cible{plural} atteinte{plural}.")
-        return "\n".join(lines + ([self.last] if self.last else []))
+        return "\n".join(lines + [line for line in (self.last, self.problem) if line])
 
     def html(self) -> str:
         rows = "".join(
@@ -129,7 +155,7 @@ def api_targets() -> Targets:
         Target("obtenez une demande sans résultat : `…did not have response messages`",
                refusal("did not have response messages")),
         Target("obtenez un rôle refusé : `Invalid value: '…'`", refusal("Supported values are")),
-    ])
+    ], name="02-cibles")
 
 
 def stop_targets() -> Targets:
@@ -139,4 +165,5 @@ def stop_targets() -> Targets:
             ("budget", "le budget de tokens ou de coût"),
             ("failures", "des échecs d’outil d’affilée"),
             ("max_turns", "la limite de tours"),
-            ("timeout", "un délai dépassé, pour le modèle ou pour un outil"))])
+            ("timeout", "un délai dépassé, pour le modèle ou pour un outil"))],
+        name="05-cibles")

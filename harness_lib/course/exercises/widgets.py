@@ -4,7 +4,9 @@ A checked question (a choice, a number, a short text: answers.py) gives the feed
 of the answer given, and only of it; a wrong answer leaves a second try, and the
 answer shows after the second wrong one, or on « Voir la réponse ». The course's
 questions live by id in questions.py: a cell says `question("07-normal")`, so its
-source shows no answer. Each call builds fresh widgets: re-running a cell starts over.
+source shows no answer. A course question's answer is kept in the learner's progress file
+(progress/): re-running its cell shows the earlier answer and its feedback, until
+« Recommencer »; a file that cannot be read is said in the feedback, and the question works.
 A question is one widget model (question.py, its page in question.js): the page sends
 the answer given, this module grades it and writes the feedback back.
 
@@ -27,6 +29,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ...text import one_line, plural, shorten
+from ..progress.form import Item
+from ..progress.keep import keep, recall, start_over, when
 from .answers import MultipleChoice, Numeric, Open, ShortText, Spec, Verdict
 from .french import normalise, parse_number, said, typography
 from .tool_message import REQUEST, SKELETON, SOLUTION, Feedback, check_tool_message, feedback_html
@@ -36,7 +41,8 @@ __all__ = ["SKELETON", "SOLUTION", "Checked", "Feedback", "HarnessExercise", "Mu
            "check_tool_message", "exercise", "feedback_html", "harness_exercise", "question",
            "solution"]
 
-EVENTS = {"check": "check", "show": "reveal"}  # a click in question.js -> the method it calls
+# a click in question.js -> the method it calls
+EVENTS = {"check": "check", "show": "reveal", "restart": "restart"}
 TRIES = 2  # wrong answers before the answer shows: one mistake is allowed, and explained
 # « Jouez le rôle du harness » is made of ipywidgets: its HTML widget sets innerHTML, so
 # this <style> applies (paragraphs at the notebook's line height, not one widget's 28 px).
@@ -48,6 +54,43 @@ class _Exercise:
 
     widget: Any
     summary: str = ""
+    name: str | None = None  # the course's question id: its answer is kept (progress/)
+    kind = "question"  # what progression.json calls it
+
+    def _keep(self, correct: bool | None) -> None:
+        """Keep the answer and the feedback shown; a problem is added to the feedback."""
+        if self.name is None:
+            return
+        verdict = shorten(one_line(_plain(self.widget.feedback)), 300)
+        problem = keep(self.name, Item(self.kind, self.name[:2], answer=self.widget.value,
+                                       correct=correct, verdict=verdict))
+        if problem:
+            self.widget.feedback += f"<p>{html.escape(problem)}</p>"
+
+    def remember(self, name: str) -> None:
+        """Tie the widget to the course's question `name`, and show its earlier answer."""
+        self.name = name
+        item, problem = recall(name)
+        if item is not None and item.kind == self.kind:
+            self.widget.value = item.answer
+            self._shown_again()
+            saved = f"Votre réponse enregistrée {when(item)}, montrée à nouveau."
+            self.widget.feedback = f"<p><i>{saved}</i></p>" + self.widget.feedback
+        if problem:
+            self.widget.feedback += f"<p>{html.escape(problem)}</p>"
+
+    def restart(self) -> None:
+        """« Recommencer » : the answer forgotten here and in the progress file."""
+        problem = start_over([self.name]) if self.name else ""
+        self._reset()
+        self.widget.value = None
+        self.widget.feedback = f"<p>{html.escape(problem)}</p>" if problem else ""
+
+    def _shown_again(self) -> None:
+        """Show the feedback of the answer in the widget, as a click would, unkept."""
+
+    def _reset(self) -> None:
+        """Forget what was tried here."""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The widget, and the text an HTML export or a static viewer shows instead
@@ -96,7 +139,7 @@ class Checked(_Exercise):
         self.widget = question_widget(
             kind="choice" if isinstance(spec, MultipleChoice) else "text",
             prompt=typography(spec.prompt), choices=choices, placeholder="Votre réponse",
-            check_label="Vérifier", show_label="Voir la réponse")
+            check_label="Vérifier", show_label="Voir la réponse", restart_label="Recommencer")
         self.widget.on_msg(self._clicked)
         self.summary = _plain(spec.prompt) + "".join(f"\n- {c}" for c in choices)
 
@@ -109,8 +152,26 @@ class Checked(_Exercise):
         return graded(self.spec, answer).ok is True
 
     def check(self) -> bool | None:
-        """Grade the answer in the widget and show its feedback; None if it is no answer.
-        Never raises, whatever the answer."""
+        """Grade the answer in the widget, show its feedback and keep it; None if it is no
+        answer. Never raises, whatever the answer."""
+        ok = self._grade()
+        first = len(self.given) == 1 and not self.shown_first
+        if ok is not None and (self.kind != "assessment" or first):
+            self._keep(ok)  # 09's questions keep their first answer only
+        return ok
+
+    def _shown_again(self) -> None:
+        if self.widget.value is None:  # the answer was revealed before any was given
+            self.revealed = self.shown_first = True
+            self._say(self.spec.reveal())
+        else:
+            self._grade()
+
+    def _reset(self) -> None:
+        self.tried, self.solved, self.revealed, self.attempts = [], False, False, 0
+        self.given, self.shown_first = [], False
+
+    def _grade(self) -> bool | None:
         answer = self.widget.value
         verdict = graded(self.spec, answer)
         if verdict.ok is not None:
@@ -146,9 +207,12 @@ class Checked(_Exercise):
         return normalise(said(answer)) if isinstance(self.spec, ShortText) else answer
 
     def reveal(self) -> None:
+        first = not self.given and not self.shown_first
         self.revealed = True
         self.shown_first = self.shown_first or not self.given
         self._say(self.spec.reveal())
+        if self.kind != "assessment" or first:  # 09: the first thing done is what counts
+            self._keep(self.solved)
 
     def _say(self, *paragraphs: str) -> None:
         self.widget.feedback = "".join(f"<p>{typography(p)}</p>" for p in paragraphs if p)
@@ -170,7 +234,8 @@ class Prediction(_Exercise):
 
         self.reveal_html = reveal
         self.widget = question_widget(kind="open", prompt=typography(prompt),
-                                      placeholder="Votre réponse…", show_label=button)
+                                      placeholder="Votre réponse…", show_label=button,
+                                      restart_label="Recommencer")
         self.widget.on_msg(self._clicked)
         self.summary = _plain(prompt)
 
@@ -178,7 +243,13 @@ class Prediction(_Exercise):
     def solution(self) -> str:
         return self.reveal_html
 
+    kind = "prediction"
+
     def reveal(self) -> None:
+        self._shown_again()
+        self._keep(None)
+
+    def _shown_again(self) -> None:
         guess = str(self.widget.value or "").strip()
         mine = (f"<p>Votre réponse : <i>{html.escape(guess)}</i></p>" if guess else
                 "<p>(Rien d’écrit : la prochaine fois, écrivez d’abord votre réponse.)</p>")
@@ -193,8 +264,11 @@ def exercise(spec: Spec) -> Checked | Prediction:
 
 
 def question(name: str) -> Checked | Prediction:
-    """The course's question `name` (questions.py), as a fresh widget."""
-    return exercise(_spec(name))
+    """The course's question `name` (questions.py), as a widget showing the learner's
+    earlier answer, if one was kept."""
+    shown = exercise(_spec(name))
+    shown.remember(name)
+    return shown
 
 
 def check_answer(name: str, answer: Any) -> bool:
@@ -264,8 +338,36 @@ class HarnessExercise(_Exercise):
         self.button.on_click(lambda _: self.check())
         self.show.on_click(lambda _: self._reveal())
 
+    kind = "exercise"  # kept in the progress file once `remember`ed (harness_exercise())
+
+    def remember(self, name: str) -> None:
+        """Show the message kept from an earlier session, checked again."""
+        self.name = name
+        item, problem = recall(name)
+        if item is not None and isinstance(item.answer, str):
+            self.text.value = item.answer
+            self._checked()
+            self.feedback.value = f"<p><i>Votre message enregistré {when(item)}, vérifié à " \
+                                  f"nouveau.</i></p>" + self.feedback.value
+        if problem:
+            self.feedback.value += f"<p>{html.escape(problem)}</p>"
+
     def check(self) -> list[Feedback]:
-        """Check the textarea and show ✔/✘ per field. Never raises."""
+        """Check the textarea, show ✔/✘ per field, keep the message. Never raises."""
+        items = self._checked()
+        problem = self.name and keep(self.name, Item(
+            self.kind, self.name[:2], answer=self.text.value, correct=self.solved,
+            verdict=self._verdict(items)))
+        if problem:
+            self.feedback.value += f"<p>{html.escape(problem)}</p>"
+        return items
+
+    @staticmethod
+    def _verdict(items: list[Feedback]) -> str:
+        wrong = sum(not item.ok for item in items)
+        return "Message juste." if not wrong else f"{plural(wrong, 'champ')} à corriger."
+
+    def _checked(self) -> list[Feedback]:
         try:
             items = check_tool_message(self.text.value)
         except Exception as err:  # a bug of ours must not break the exercise
@@ -290,5 +392,8 @@ class HarnessExercise(_Exercise):
 
 
 def harness_exercise() -> HarnessExercise:
-    """A fresh « jouez le rôle du harness » exercise (display it as a cell's last line)."""
-    return HarnessExercise()
+    """« Jouez le rôle du harness » (display it as a cell's last line), with the message
+    kept from an earlier session, if any."""
+    shown = HarnessExercise()
+    shown.remember("03-message-outil")
+    return shown

@@ -9,5 +9,6 @@
     seal.py       the grader's code out of the loop's reach: what the loop changed, put back
     solution.py   « Voir le corrigé », and the loop the rest of the notebook uses
 
-Imports the harness, drawing/, missions/, player/ and exercises/.
+Imports the harness, drawing/, missions/, player/, exercises/ and progress/ (grade.py keeps
+the verdict on the learner's own loop in their progress file).
 """

@@ -7,7 +7,8 @@ within `total` (guard.py: an infinite loop, a sleep or a swallowed cut is stoppe
 mission gets ✔ or ✘ and a French explanation: at the first call where the loop sent
 something a correct loop would not have (compare.py), the API's refusal if there was
 one and what differs; else the exception and its line, or the cut, or what the loop
-returned, or what is left undone.
+returned, or what is left undone. The verdict on the learner's own loop (defined in the
+notebook, not a `without(...)` demonstration) is kept in their progress file.
 
 >>> from harness_lib.course.missions.own_loop import reference_loop, without
 >>> grade(reference_loop).ok
@@ -30,6 +31,8 @@ from ..missions.guard import Cut, Quit
 from ..missions.own_loop import Loop, Watched, watch
 from ..missions.scenarios import example_workspace
 from ..missions.spy import Audit, Strange
+from ..progress.form import Item
+from ..progress.keep import keep
 from .compare import first_fault
 from .explain import crash_text, cut_text
 from .lines import code_line, ellipses
@@ -54,7 +57,20 @@ def grade(loop: Loop, seconds: float = MISSION_SECONDS, total: float = TOTAL_SEC
         seal.audit()
     notes = sorted({r.watched.guard.note for r in results
                     if r.watched and r.watched.guard and r.watched.guard.note})
-    return Report(results, None, loop, notes)
+    report = Report(results, None, loop, notes)
+    if problem := kept(report):
+        report.notes.append(problem)
+    return report
+
+
+def kept(report: Report) -> str:
+    """Keep the verdict on the learner's own loop as "08-grade" ("" or why it was not)."""
+    loop = report.loop
+    if getattr(loop, "__module__", None) != "__main__" or hasattr(loop, "without_rule"):
+        return ""  # the course's loops, and a rule taken out of one: demonstrations
+    passed = sum(r.ok for r in report.counted)
+    return keep("08-grade", Item("grade", "08", correct=report.ok, verdict=report.total(),
+                                 score=passed, out_of=len(MISSIONS)))
 
 
 def run_all(loop: Loop, seconds: float, total: float, missions: tuple[Mission, ...],

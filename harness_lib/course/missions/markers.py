@@ -80,4 +80,6 @@ def without(rule: str, loop: Callable[..., Any]) -> Callable[..., Any]:
     linecache.cache[name] = (len(text), None, text.splitlines(True), name)
     namespace = dict(loop.__globals__)  # the loop's own names; the original stays untouched
     exec(compile(text, name, "exec"), namespace)
-    return namespace[loop.__name__]
+    made = namespace[loop.__name__]
+    made.without_rule = rule  # a demonstration: 08's grader keeps no verdict of it
+    return made

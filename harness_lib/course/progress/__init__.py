@@ -4,6 +4,8 @@
                `Item`, `Progress`, `ProgressError`, the check of a file read back
     store.py   `progression.json`: `read_progress`, `record`, `forget`, `set_aside`,
                `export_progress` (each write whole or nothing)
+    keep.py    what the widgets call: `keep`, `recall`, `start_over`, never an exception
+               (a French sentence says what went wrong)
 
 Standard library and the harness only (no widget): the teacher's side reads files
 through `read_progress` too. Nothing of the course's other folders is imported.

@@ -25,7 +25,7 @@ from typing import Any
 from ...text import french_number, plural
 from ..exercises.answers import Open
 from ..exercises.final_questions import ASSESSED, FINAL, Assessed
-from ..exercises.widgets import Checked, graded, question
+from ..exercises.widgets import Checked, exercise, graded
 from ..progress import Item, ProgressError, progress_path, record
 
 OUT_OF = sum(item.points for item in ASSESSED)
@@ -118,15 +118,18 @@ def _linked(line: str) -> str:
 
 
 class Evaluation:
-    """The notebook's assessment: `question(id)` shows one question and keeps its widget;
-    `bilan()` scores the first answers given (a question revealed before being answered
-    counts as missed)."""
+    """The notebook's assessment: `question(id)` shows one question (kind « assessment »:
+    its first answer, or its answer shown before any, is kept in the progress file as it is
+    given, and shown again after a restart) and keeps its widget; `bilan()` scores the
+    first answers and keeps the score (« 09-score »)."""
 
     def __init__(self) -> None:
         self.asked: dict[str, Checked] = {}
 
     def question(self, name: str) -> Any:
-        shown = question(name)
+        shown = exercise(FINAL[name])  # one of the assessment's questions
+        shown.kind = "assessment"
+        shown.remember(name)
         if isinstance(shown, Checked):
             self.asked[name] = shown
         return shown
@@ -139,24 +142,11 @@ class Evaluation:
     def bilan(self, path: Path | str | None = None) -> Score:
         """The score of the first answers, kept in the learner's progress file (`path`, or
         progression.json where the notebook runs); a file that cannot be written is said."""
-        answers = self.answers()
-        result = score(answers)
+        result = score(self.answers())
+        target = progress_path() if path is None else Path(path)
         try:
-            where = keep(result, answers, path)
+            record("09-score", Item("assessment", "09", verdict=result.lines()[0],
+                                    score=result.points, out_of=result.out_of), target)
         except ProgressError as err:
-            return replace(result, note=f"Score non enregistré dans votre progression : {err}")
-        return replace(result, note=f"Score enregistré dans votre progression ({where}).")
-
-
-def keep(result: Score, answers: Mapping[str, Any], path: Path | str | None = None) -> Path:
-    """Write the assessment in the progress file: each question (kind « assessment », its
-    points as score), then « 09-score », the score out of 20; the file's path."""
-    target = progress_path() if path is None else Path(path)
-    for r in result.results:
-        verdict = {True: "juste", False: "fausse", None: "sans réponse"}[r.ok]
-        record(r.item.id, Item("assessment", "09", answer=answers.get(r.item.id), correct=r.ok,
-                               verdict=f"Première réponse : {verdict}.", score=r.points,
-                               out_of=r.item.points), target)
-    record("09-score", Item("assessment", "09", verdict=result.lines()[0], score=result.points,
-                            out_of=result.out_of), target)
-    return target
+            return replace(result, note=f"Score non enregistré dans votre progression\u00a0: {err}")
+        return replace(result, note=f"Score enregistré dans votre progression ({target}).")
