@@ -277,6 +277,7 @@ def check_keys_and_voice(notebook: Notebook) -> None:
     player = notebook.panel.locator(PLAYER).first
     check_player_heard(player)
     check_quiz_arrows(notebook)
+    check_questions_reached(notebook)
     check_toggle(notebook)
 
 
@@ -349,6 +350,25 @@ def check_quiz_arrows(notebook: Notebook) -> None:
     page.keyboard.press("ArrowUp")
     sync_api.expect(radios.first).to_be_checked()
     sync_api.expect(radios.first).to_be_focused()
+
+
+def check_questions_reached(notebook: Notebook) -> None:
+    """In command mode, ↓ from the cell above each of 01's first two questions makes the
+    question's cell active (JupyterLab's ↓ and j skip a cell whose source is collapsed:
+    a question's source is shown, tests/test_notebooks.py)."""
+    page = notebook.page
+    cells = notebook.panel.locator(".jp-Cell")
+    asked = notebook.panel.locator(".jp-Cell", has=page.locator(".harness-exercise"))
+    first = asked.first.evaluate("(c) => [...c.parentElement.querySelectorAll(':scope > .jp-Cell')]"
+                                 ".indexOf(c)")
+    above = cells.nth(first - 1)
+    above.scroll_into_view_if_needed()
+    above.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")  # command mode
+    for k in (first, first + 1):
+        page.keyboard.press("ArrowDown")
+        sync_api.expect(cells.nth(k)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+        assert cells.nth(k).locator(".harness-exercise").count() == 1, k
 
 
 def check_toggle(notebook: Notebook) -> None:
