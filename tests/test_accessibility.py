@@ -9,9 +9,11 @@ violation. In 01 and 03, with real key presses and the accessibility tree (CDP
 its note, the chapter diagram's description is reachable, ↓ on a quiz radio checks the
 next one and keeps the focus, Space on « Suivante » moves one step, the toggle says which
 model is on, 03's textarea has a name and its verdict is announced, the widgets and the
-Markdown resolve to French. The whole of 01's first player, as announced from step 0 to
-the end, is saved to tests/artifacts/a11y-01-player.txt (read it). Screenshots at 1280
-and 800 px go to tests/artifacts/ too: look at them.
+Markdown resolve to French, ↓ in command mode reaches 01's question cells. At 200 % zoom
+a drawing's text (a player's, a send() figure's) is twice its size at 100 %. The whole
+of 01's first player, as announced from step 0 to the end, is saved to
+tests/artifacts/a11y-01-player.txt (read it). Screenshots at 1280 and 800 px and at 200 %
+go to tests/artifacts/ too: look at them.
 
 axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
     npm install --no-save --prefix build/axe axe-core@4.14.1
