@@ -9,9 +9,11 @@ violation. In 01 and 03, with real key presses and the accessibility tree (CDP
 its note, the chapter diagram's description is reachable, ↓ on a quiz radio checks the
 next one and keeps the focus, Space on « Suivante » moves one step, the toggle says which
 model is on, 03's textarea has a name and its verdict is announced, the widgets and the
-Markdown resolve to French. The whole of 01's first player, as announced from step 0 to
-the end, is saved to tests/artifacts/a11y-01-player.txt (read it). Screenshots at 1280
-and 800 px go to tests/artifacts/ too: look at them.
+Markdown resolve to French, ↓ in command mode reaches 01's question cells. At 200 % zoom
+a drawing's text (a player's, a send() figure's) is twice its size at 100 %. The whole
+of 01's first player, as announced from step 0 to the end, is saved to
+tests/artifacts/a11y-01-player.txt (read it). Screenshots at 1280 and 800 px and at 200 %
+go to tests/artifacts/ too: look at them.
 
 axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
     npm install --no-save --prefix build/axe axe-core@4.14.1
@@ -19,6 +21,7 @@ axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterator
@@ -194,23 +197,70 @@ def test_axe_finds_no_serious_violation_in_the_course(open_notebook: Any, stem: 
         check_zoom(notebook, players.first)
 
 
+# A drawing's first label as the screen shows it: its height in the SVG (drawn off screen),
+# times the image's scale on the page, times the device pixels per CSS pixel.
+LABEL = """(img) => {
+  const box = document.createElement("div");
+  box.style.cssText = "position: absolute; left: -99999px; top: 0";
+  box.innerHTML = decodeURIComponent(img.src.slice(img.src.indexOf(",") + 1));
+  document.body.append(box);
+  const svg = box.querySelector("svg"), label = svg.querySelector("text");
+  const height = label.getBBox().height, own = svg.viewBox.baseVal.width || img.width;
+  box.remove();
+  const region = img.closest("[role=region]");
+  return { label: label.textContent, px: height * img.getBoundingClientRect().width / own
+             * devicePixelRatio, scrolls: region.scrollWidth > region.clientWidth,
+           fits: img.width <= region.clientWidth, tab: region.tabIndex };
+}"""
+
+
+def zoomed(page: Any, window: int, zoom: int) -> Any:
+    """The page as a browser zoomed to `zoom` shows it in a window `window` device pixels
+    wide: Chromium's zoom divides the CSS pixels by `zoom` and multiplies the device pixels
+    per CSS pixel (devicePixelRatio, the `resolution` media feature) by it."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setDeviceMetricsOverride",
+             {"width": window // zoom, "height": VIEWPORT["height"] // zoom,
+              "deviceScaleFactor": zoom, "mobile": False})
+    page.wait_for_function("""([w, z]) => devicePixelRatio === z
+        && document.querySelector(".jp-Notebook").getBoundingClientRect().width <= w""",
+                           arg=[window // zoom, zoom])
+    return cdp
+
+
 def check_zoom(notebook: Notebook, player: Any) -> None:
-    """At 200 % (an 800 px window is then 400 px wide) the drawing is not shrunk to the
-    cell (86 % of its width at least, stepper.js: SHRINK): it scrolls sideways in a named
-    region that the keyboard reaches."""
+    """At 200 % zoom the text of a player's drawing and of a send() figure is twice as
+    large on screen as at 100 % (WCAG 1.4.4), from a 1280 and an 800 px window: the
+    drawing keeps its width and scrolls, in a named region the keyboard reaches."""
     page = notebook.page
-    page.set_viewport_size({"width": 400, "height": VIEWPORT["height"] // 2})
+    images = [player.locator(".harness-diagram img")]
+    figure = notebook.panel.locator(".harness-figure .harness-diagram img")
+    images += [figure.first] if figure.count() else []
+    seen = {}
     try:
-        player.locator(".harness-diagram").scroll_into_view_if_needed()
-        seen = player.locator(".harness-diagram").evaluate("""(d) => {
-          const img = d.querySelector("img");
-          return { shown: img.getBoundingClientRect().width, own: img.width,
-                   scrolls: d.scrollWidth > d.clientWidth, tab: d.tabIndex };
-        }""")
-        page.screenshot(path=str(ARTIFACTS / f"a11y-{notebook.name}-zoom200.png"))
+        for window in (1280, 800):
+            for zoom in (1, 2):
+                cdp = zoomed(page, window, zoom)
+                for i, image in enumerate(images):
+                    image.scroll_into_view_if_needed()
+                    seen[window, zoom, i] = image.evaluate(LABEL)
+                if zoom == 2:  # Playwright's own screenshot would undo the zoom
+                    images[0].scroll_into_view_if_needed()
+                    shot = cdp.send("Page.captureScreenshot", {"format": "png"})["data"]
+                    (ARTIFACTS / f"a11y-{notebook.name}-{window}-zoom200.png").write_bytes(
+                        base64.b64decode(shot))
+                cdp.send("Emulation.clearDeviceMetricsOverride")
+                cdp.detach()
     finally:
         page.set_viewport_size(VIEWPORT)
-    assert seen["shown"] >= 0.86 * seen["own"] - 1 and seen["scrolls"] and seen["tab"] == 0, seen
+    (ARTIFACTS / f"a11y-{notebook.name}-zoom.txt").write_text("".join(
+        f"fenêtre {w} px, zoom ×{z}, dessin {i} : « {at['label']} » {at['px']:.1f} px, "
+        f"défile : {at['scrolls']}\n" for (w, z, i), at in seen.items()), "utf-8")
+    for (window, zoom, i), at in seen.items():
+        if zoom == 2:
+            assert at["px"] >= 2 * seen[window, 1, i]["px"] - 0.5, (window, i, seen)
+            assert at["fits"] or at["scrolls"], (window, i, at)
+        assert at["tab"] == 0, at
     assert ax(page, player.locator(".harness-diagram"))["name"] == "Diagramme de l’étape"
 
 
@@ -229,6 +279,7 @@ def check_keys_and_voice(notebook: Notebook) -> None:
     player = notebook.panel.locator(PLAYER).first
     check_player_heard(player)
     check_quiz_arrows(notebook)
+    check_questions_reached(notebook)
     check_toggle(notebook)
 
 
@@ -301,6 +352,25 @@ def check_quiz_arrows(notebook: Notebook) -> None:
     page.keyboard.press("ArrowUp")
     sync_api.expect(radios.first).to_be_checked()
     sync_api.expect(radios.first).to_be_focused()
+
+
+def check_questions_reached(notebook: Notebook) -> None:
+    """In command mode, ↓ from the cell above each of 01's first two questions makes the
+    question's cell active (JupyterLab's ↓ and j skip a cell whose source is collapsed:
+    a question's source is shown, tests/test_notebooks.py)."""
+    page = notebook.page
+    cells = notebook.panel.locator(".jp-Cell")
+    asked = notebook.panel.locator(".jp-Cell", has=page.locator(".harness-exercise"))
+    first = asked.first.evaluate("(c) => [...c.parentElement.querySelectorAll(':scope > .jp-Cell')]"
+                                 ".indexOf(c)")
+    above = cells.nth(first - 1)
+    above.scroll_into_view_if_needed()
+    above.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")  # command mode
+    for k in (first, first + 1):
+        page.keyboard.press("ArrowDown")
+        sync_api.expect(cells.nth(k)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+        assert cells.nth(k).locator(".harness-exercise").count() == 1, k
 
 
 def check_toggle(notebook: Notebook) -> None:

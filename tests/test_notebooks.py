@@ -183,6 +183,14 @@ class TestEachNotebook:
                     f"{MAX_SHOWN_ASSERTS}, mettez-les dans la cellule suivante, "
                     f"« {VERIFICATION}… », repliée")
 
+    def test_question_cells_are_not_collapsed(self, path: Path) -> None:
+        """JupyterLab's ↑ ↓ j k in command mode skip a cell whose source is collapsed
+        (NotebookActions.selectBelow: `inputHidden`): a question stays on the keyboard's
+        way (docs/accessibility.md; tests/test_accessibility.py presses ↓ in Lab)."""
+        folded = [cell.id for cell in read(path).cells if cell.cell_type == "code"
+                  and SHOWN.search(cell.source) and hidden(cell)]
+        assert folded == [], f"questions repliées, que ↓ saute dans JupyterLab : {folded}"
+
     def test_ends_with_a_recap(self, path: Path) -> None:
         last = read(path).cells[-1]
         assert last.cell_type == "markdown", "la dernière cellule doit être le récapitulatif"

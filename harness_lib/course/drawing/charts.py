@@ -124,13 +124,23 @@ def _legend(entries: Sequence[Entry]) -> str:
     return f"<div>{''.join(items)}</div>"
 
 
+def role_text(role: str) -> str:
+    """A role's colour as text: stepper.css lightens it under a dark Lab theme (the page
+    says `data-jp-theme-light="false"`), a page without that sheet keeps ROLE_COLORS.
+
+    >>> role_text("tool")
+    'var(--harness-role-tool,#a34a00)'
+    """
+    return f"var(--harness-role-{role},{ROLE_COLORS[role]})"
+
+
 def ledger_table(entries: Sequence[Entry], added: int, bold: set[int] | None = None) -> str:
     """The context entries as a table (role, tokens, label); the last `added` ones in bold,
     and those whose id() is in `bold`."""
     bold = bold or set()
     strong = {i for i, e in enumerate(entries) if i >= len(entries) - added or id(e) in bold}
     rows = [f'<tr style="{"font-weight:bold" if i in strong else ""}">'
-            f'<td style="color:{ROLE_COLORS[e.role]};padding-right:12px">{e.role}</td>'
+            f'<td style="color:{role_text(e.role)};padding-right:12px">{e.role}</td>'
             f'<td style="text-align:right;padding-right:12px">{fr(e.tokens)}</td>'
             f"<td>{html.escape(e.label)}</td></tr>" for i, e in enumerate(entries)]
     return (f'<table style="{BOX};border-collapse:collapse"><tr><th align="left">rôle</th>'

@@ -34,7 +34,7 @@ class Solution:
     def _repr_html_(self) -> str:
         return ('<details class="harness-solution"><summary style="cursor:pointer">'
                 "<b>Voir le corrigé</b> (essayez d’abord : le correcteur vous dira quoi "
-                'corriger)</summary><pre style="background:#f6f8fa;padding:8px">'
+                'corriger)</summary><pre style="background:#f6f8fa;color:#212529;padding:8px">'
                 f"{html.escape(solution_source())}</pre></details>")
 
     def __repr__(self) -> str:

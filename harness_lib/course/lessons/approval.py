@@ -141,8 +141,8 @@ def pending_html(waiting: Pending, number: int = 1) -> str:
     shown = "".join(f"<b>{html.escape(str(k))}</b>"
                     f'<pre style="margin:2px 0 6px 0">{html.escape(visible(str(v)))}</pre>'
                     for k, v in arguments.items())
-    return (f'<div style="{BOX};background:#fff8e1"><b>Action {number} : validation humaine '
-            f"nécessaire</b><br>L’agent veut appeler "
+    return (f'<div style="{BOX};background:#fff8e1;color:#212529"><b>Action {number} : '
+            f"validation humaine nécessaire</b><br>L’agent veut appeler "
             f"<code>{html.escape(str(call.name))}</code> "
             f"({html.escape(call.id)}) avec :<br>{shown}"
             f"Raison de la politique : {html.escape(waiting.decision.reason)}</div>")

@@ -30,6 +30,12 @@ from pathlib import Path
 from types import ModuleType
 
 COLOURS = ("#fff3b0", "#d8f0ff", "#ffd9d2", "#dff5d8")  # one background per mark
+# The listing's own page, white whatever Lab's theme: its marks, greys and syntax colours
+# are chosen for white (4.5:1), and a dark theme would put them on #111.
+PAGE = "background:#fff;color:#212529"
+# A table's header: Lab's own grey for its theme (its rows are striped by Lab's theme too),
+# under Lab's text colour; #f0f0f0 where Lab's variables are absent (an export).
+HEAD = "background:var(--jp-layout-color2,#f0f0f0)"
 STYLES = {"comment": "color:#495057;font-style:italic", "string": "color:#166d2f",
           "keyword": "color:#a626a4;font-weight:bold"}
 LINE = "display:flex;white-space:pre;font-family:monospace;font-size:12.5px;line-height:1.45"
@@ -164,7 +170,8 @@ def render(view_lines: Sequence[str], first: int, marks: Sequence[Mark], source:
                     f'text-align:right;padding-right:1em;user-select:none">{n}</span>'
                     f"<span>{_line_html(text, spans.get(n, []))}</span>"
                     f'<b style="color:#b00">{badge}</b></div>')
-    return f'<div>{legend}<div style="margin-top:6px">{"".join(rows)}</div></div>'
+    return (f'<div style="{PAGE};padding:4px 6px">{legend}'
+            f'<div style="margin-top:6px">{"".join(rows)}</div></div>')
 
 
 def show_source(module_or_path: ModuleType | str | Path,
@@ -202,7 +209,7 @@ def side_by_side(module_or_path: ModuleType | str | Path,
 def side_by_side_html(pairs: Sequence[tuple[str, int | None, str]], file: str = "loop.py") -> str:
     """A three-column table: pseudo-code, line number, the code on that line."""
     cell = "border:1px solid #ddd;padding:2px 8px;text-align:left;vertical-align:top"
-    head = "".join(f'<th style="{cell};background:#f0f0f0">{h}</th>'
+    head = "".join(f'<th style="{cell};{HEAD}">{h}</th>'
                    for h in ("Pseudo-code du chapitre", "Ligne", f"Code de {html.escape(file)}"))
     rows = "".join(
         f'<tr><td style="{cell};white-space:pre;font-family:monospace">{html.escape(p)}</td>'

@@ -35,6 +35,7 @@ from ...recorder import Recorder
 from ...text import one_line, shorten
 from ...tools import Tool, run_tool
 from ...trace import Run, Trace
+from .codeview import HEAD
 
 NOT_SHOWN = "(rien d’affiché)"  # the model asked for tools without writing a word
 
@@ -113,12 +114,12 @@ def react_html(turns: Sequence[ReactTurn]) -> str:
     shown = any(t.reasoning for t in turns)
     titles = ("Tour", "Raisonnement visible (du fournisseur)", "Raisonnement affiché", "Action",
               "Observation", "Réponse finale")
-    head = "".join(f'<th style="{CELL};background:#f0f0f0">{h}</th>'
+    head = "".join(f'<th style="{CELL};{HEAD}">{h}</th>'
                    for h in titles if shown or not h.startswith("Raisonnement visible"))
     rows = []
     for t in turns:
         thought = html.escape(t.thought) if t.thought \
-            else f'<i style="color:#5c6670">{NOT_SHOWN}</i>'
+            else f"<i>{NOT_SHOWN}</i>"
         visible = [html.escape(_short(t.reasoning or "", 200))] if shown else []
         cells = [str(t.turn), *visible, thought,
                  "<br>".join(f"<code>{html.escape(a)}</code>" for a in t.actions),

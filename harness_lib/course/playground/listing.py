@@ -61,7 +61,7 @@ def _marked(i: int, message: object, field: str) -> str:
     if key and f'"{key}":' not in text:
         lines.append(f'<mark style="{HIGHLIGHT}">  ← il manque "{html.escape(key)}"</mark>')
     where = f"messages[{i}]" + (f".{field}" if field else "")
-    return (f'<div style="border-left:4px solid {RED};background:#ffebee;'
+    return (f'<div style="border-left:4px solid {RED};background:#ffebee;color:#212529;'
             f'padding:2px 6px;margin:2px 0">[{i}] ✘ <b>{html.escape(where)}</b>'
             f'<pre style="margin:2px 0;white-space:pre-wrap">{chr(10).join(lines)}</pre></div>')
 

@@ -143,7 +143,8 @@ def _reply(reply: Completion) -> str:
     if reasoning := reply.reasoning:  # a reasoning model's own field: shown, named, apart
         parts.append("<p><i>Raisonnement visible, renvoyé par le fournisseur (ce n’est pas une "
                      "action : seules les demandes d’outil en sont) :</i></p><div style="
-                     f'"white-space:pre-wrap;color:#555">{_esc(shorten(reasoning, 2000))}</div>')
+                     '"white-space:pre-wrap;font-style:italic">'
+                     f"{_esc(shorten(reasoning, 2000))}</div>")
     if text := reply.text:  # content as text, or its text parts
         parts.append(f'<div style="white-space:pre-wrap">{_esc(text)}</div>')
     if not calls:
