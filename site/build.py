@@ -16,7 +16,10 @@ installs site/requirements.txt into it, and runs its second half there. What it 
 5. the lock trimmed to what a kernel needs at start, then Python's bytecode added to the
    standard library and to every wheel (site/precompile.py; Node runs the site's Pyodide);
 6. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
-   whole site is in the browser's cache, and it works with no network.
+   whole site is in the browser's cache, and it works with no network;
+7. course updates (site/updates.js): each notebook stamped with the version it is published
+   as, the current ones listed in notebook-versions.json; a learner's older saved copy is
+   told, and offered the new version, theirs kept under another name.
 
 The site loads nothing from another host: the kernel's pip fallback to PyPI is off.
 """
@@ -108,6 +111,8 @@ def build(out: Path) -> None:
     subprocess.run([str(bin_dir / "jupyter"), "lite", "build", "--lite-dir", str(lite),
                     "--output-dir", str(out)], check=True, cwd=lite)
     open_on_first(out)
+    list_versions(out)
+    announce_updates(out)
     lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
     trim_lock(lock)
     precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
@@ -144,10 +149,38 @@ def course_files(dest: Path) -> None:
     and the teacher's guide the annex links (``../docs/guide-enseignant.md``)."""
     shutil.copytree(ROOT / "notebooks", dest / "notebooks",
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for notebook in sorted((dest / "notebooks").glob("*.ipynb")):
+        stamp_version(notebook)
     shutil.copytree(ROOT / "harness_lib", dest / "harness_lib",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (dest / "docs").mkdir(exist_ok=True)  # the annex links the teacher's guide
     shutil.copy2(ROOT / "docs" / "guide-enseignant.md", dest / "docs" / "guide-enseignant.md")
+
+
+def stamp_version(notebook: Path) -> str:
+    """Write in `notebook`'s metadata the version it is published as (`harness_version`, a
+    hash of its bytes): a learner's saved copy keeps it, so the site can tell an older copy."""
+    data = notebook.read_bytes()
+    version = hashlib.sha256(data).hexdigest()[:16]
+    parsed = json.loads(data)
+    parsed["metadata"]["harness_version"] = version
+    notebook.write_text(json.dumps(parsed, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return version
+
+
+def list_versions(out: Path) -> None:
+    """notebook-versions.json: each published notebook's path (as the site names it) and
+    version; site/updates.js, at the top of the lab page, compares a copy opened with it."""
+    found = {f"notebooks/{p.name}": json.loads(p.read_text(encoding="utf-8"))["metadata"]
+             ["harness_version"] for p in sorted((out / "files" / "notebooks").glob("*.ipynb"))}
+    (out / "notebook-versions.json").write_text(json.dumps(found, indent=1), encoding="utf-8")
+
+
+def announce_updates(out: Path) -> None:
+    """site/updates.js at the top of the lab page: an older saved copy is told and offered
+    the new version."""
+    script = (HERE / "updates.js").read_text(encoding="utf-8")
+    at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
 
 
 def write_config(lite: Path) -> None:

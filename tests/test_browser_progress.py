@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_accessibility import AXE, axe_violations
 from test_browser import browser, lab, open_notebook  # noqa: F401
 from test_browser_exercises import IDLE, answer, cell_index, open_exercise, plain, run_cells
 
@@ -51,6 +52,8 @@ def test_answers_come_back_after_a_restart_and_the_map_says_so(open_notebook: An
         sync_api.expect(feedback).to_contain_text("Votre réponse enregistrée")
         sync_api.expect(feedback).to_contain_text(mark)
 
+    if AXE.exists():  # the questions shown again, « Recommencer » in view: WCAG 2.2 AA
+        assert axe_violations(notebook) == []
     bill.scroll_into_view_if_needed()
     restart.click()  # « Recommencer »: the answer forgotten, the field empty
     sync_api.expect(bill.locator(".harness-feedback")).to_have_text("")
@@ -64,3 +67,7 @@ def test_answers_come_back_after_a_restart_and_the_map_says_so(open_notebook: An
     sync_api.expect(table).to_contain_text("04 La boucle complète")
     shown = plain(table.text_content() or "")
     assert "questions justes : 1 sur 3 ; reste : 2 questions." in shown, shown
+    assert table.locator("caption").count() == 1 and table.locator("th[scope=row]").count() == 10
+    if AXE.exists():  # the map is text in a table with headers; its contrast, WCAG 2.2 AA
+        table.scroll_into_view_if_needed()
+        assert axe_violations(welcome) == []

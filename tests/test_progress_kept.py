@@ -170,3 +170,15 @@ def test_the_exported_file_matches_what_was_done(tmp_path, fresh_progress, capsy
     graded = back.items["08-grade"]
     assert graded.correct is False and graded.score < 5 and graded.verdict.endswith("réussies.")
     assert back.items == read_progress(fresh_progress).items
+
+
+def test_targets_and_the_grader_work_on_a_broken_file_and_say_so(tmp_path, fresh_progress):
+    fresh_progress.write_text("[]", encoding="utf-8")  # JSON, but not a progress file
+    goals = stop_targets()
+    assert "Réponses précédentes non relues" in goals.text()
+    assert goals.check("budget")  # ticked all the same
+    assert "Réponse non enregistrée" in goals.text()
+    report = grade(learner_loop(tmp_path))
+    assert report.ok and any("Correction non enregistrée" in note for note in report.notes)
+    assert "Correction non enregistrée" in report.text()
+    assert fresh_progress.read_text(encoding="utf-8") == "[]"

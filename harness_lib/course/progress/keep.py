@@ -32,12 +32,13 @@ def problem_text(err: ProgressError, doing: str) -> str:
 
 def keep(name: str, item: Item) -> str:
     """Record `item` for `name`; "" if done, else why not (in French)."""
+    doing = "Correction non enregistrée" if item.kind == "grade" else "Réponse non enregistrée"
     try:
         record(name, item)
     except ProgressError as err:
-        return problem_text(err, "Réponse non enregistrée")
+        return problem_text(err, doing)
     except Exception as err:  # a bug of ours must not break the widget
-        return f"Réponse non enregistrée ({type(err).__name__}). {ADVICE}"
+        return f"{doing} ({type(err).__name__}). {ADVICE}"
     return ""
 
 
