@@ -71,6 +71,7 @@ function renderControls({ model, el }) {
 
   const last = () => model.get("max");
   const go = (k) => {
+    model.harnessVisited = true; // the learner moved it: the text part draws steps ahead
     model.set("value", Math.max(0, Math.min(k, last())));
     model.save_changes();
   };
@@ -286,17 +287,46 @@ async function renderText({ model, el }) {
   // The player's controls (another model of this widget): they hold the step and view.
   const ref = (name) => model.widget_manager.get_model(model.get(name).replace("IPY_MODEL_", ""));
   const controls = await ref("controls");
-  let drawer = null, painting = 0;
+  let drawer = null, painting = 0, drawing = false, again = false;
   const list = () => (controls.get("view") === 1 ? "hubs" : "sequences");
   const names = () => model.get("names") || [];
-  async function paint() {
+  async function paintNow() {
     const k = controls.get("value"), name = list(), sources = model.get(name);
     const mine = ++painting; // a later step asked meanwhile: this one is not shown
     const put = await area.paint(drawer, sources[k], names()[k] || `Diagramme, étape ${k}`);
     if (mine !== painting) return;
     if (put) put();
-    if (drawer && !drawer.failed) drawer.ahead(AHEAD.map((d) => sources[k + d]));
+    // Steps ahead only once the learner comes to this player (a step, the pointer, the
+    // focus): a « Run All » of a notebook of players draws only what is shown.
+    if (drawer && !drawer.failed && (controls.harnessVisited || visited)) {
+      drawer.ahead(AHEAD.map((d) => sources[k + d]));
+    }
   }
+  // One drawing at a time: what arrives meanwhile (a live run's events) is drawn once it is
+  // done, the newest step only, not every step in between.
+  async function paint() {
+    if (drawing) return void (again = true);
+    drawing = true;
+    try {
+      do {
+        again = false;
+        await paintNow();
+      } while (again);
+    } finally {
+      drawing = false;
+    }
+  }
+  let visited = false;
+  const visit = () => {
+    if (visited) return;
+    visited = true;
+    paint();
+  };
+  requestAnimationFrame(() => { // this view is in the page by now, in its player
+    const player = el.closest(".harness-player") || el;
+    player.addEventListener("pointerenter", visit);
+    player.addEventListener("focusin", visit);
+  });
   async function paintWhole() {
     if (!whole.open) return;
     const put = await full.paint(drawer, model.get("whole"), "Diagramme complet");
@@ -343,8 +373,18 @@ async function renderText({ model, el }) {
   whole.addEventListener("toggle", paintWhole);
   knowing.addEventListener("toggle", fillKnown);
   controls.on("change:value change:view", show);
+  // One update of the kernel changes up to eight lists at once: shown once, not eight times.
+  let queued = false;
+  const showOnce = () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      show();
+    });
+  };
   model.on("change:texts change:knowns change:messages change:transcript change:sequences "
-           + "change:hubs change:names change:description", show);
+           + "change:hubs change:names change:description", showOnce);
   model.on("change:whole", () => { full.reset(); paintWhole(); });
   show();
   // The drawer: the bundled Mermaid, installed by the renderer widget (once per page).
