@@ -4,7 +4,8 @@
 //   model's `value`, the view (0 sequence, 1 hub) its `view`.
 // - "text": follows the controls' model, in the browser: draws the current step's
 //   diagram (its Mermaid text, with the bundled Mermaid of renderer.js, cached; the
-//   steps ahead in idle time) and shows its note and context bar, « Que sait le
+//   steps ahead in idle time, once the learner comes to the player) and shows its note
+//   and context bar, « Que sait le
 //   modèle ? » and the text version, from lists the kernel prepared once. So a step
 //   never waits for the kernel, and « Lecture » goes on while the kernel is busy.
 // - "figure": one Mermaid text, drawn the same way (the same drawing area and drawer),
