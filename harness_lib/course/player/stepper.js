@@ -5,9 +5,9 @@
 // - "text": follows the controls' model, in the browser: draws the current step's
 //   diagram (its Mermaid text, with the bundled Mermaid of renderer.js, cached; the
 //   steps ahead in idle time, once the learner comes to the player) and shows its note
-//   and context bar, « Que sait le
-//   modèle ? » and the text version, from lists the kernel prepared once. So a step
-//   never waits for the kernel, and « Lecture » goes on while the kernel is busy.
+//   and context bar, « Que sait le modèle ? » and the text version, from lists the
+//   kernel prepared once. So a step never waits for the kernel, and « Lecture » goes on
+//   while the kernel is busy.
 // - "figure": one Mermaid text, drawn the same way (the same drawing area and drawer),
 //   and its text version.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
