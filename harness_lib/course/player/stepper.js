@@ -72,7 +72,6 @@ function renderControls({ model, el }) {
 
   const last = () => model.get("max");
   const go = (k) => {
-    model.harnessVisited = true; // the learner moved it: the text part draws steps ahead
     model.set("value", Math.max(0, Math.min(k, last())));
     model.save_changes();
   };
@@ -297,9 +296,9 @@ async function renderText({ model, el }) {
     const put = await area.paint(drawer, sources[k], names()[k] || `Diagramme, étape ${k}`);
     if (mine !== painting) return;
     if (put) put();
-    // Steps ahead only once the learner comes to this player (a step, the pointer, the
-    // focus): a « Run All » of a notebook of players draws only what is shown.
-    if (drawer && !drawer.failed && (controls.harnessVisited || visited)) {
+    // Steps ahead only once the learner comes to this player (the pointer, the focus, a
+    // click or a key in it): a « Run All » of a notebook of players draws what it shows.
+    if (drawer && !drawer.failed && visited) {
       drawer.ahead(AHEAD.map((d) => sources[k + d]));
     }
   }
@@ -325,8 +324,9 @@ async function renderText({ model, el }) {
   };
   requestAnimationFrame(() => { // this view is in the page by now, in its player
     const player = el.closest(".harness-player") || el;
-    player.addEventListener("pointerenter", visit);
-    player.addEventListener("focusin", visit);
+    for (const name of ["pointerenter", "focusin", "click", "keydown", "input"]) {
+      player.addEventListener(name, visit);
+    }
   });
   async function paintWhole() {
     if (!whole.open) return;
