@@ -142,9 +142,10 @@ def measure(repeat: int) -> dict[str, Any]:
 # round's ratios are to that round's empty notebook: the load drifts between rounds).
 # In the page, every animation frame: each player's first appearance (its output has
 # arrived) and its first drawing; done when every cell has run, the kernel is idle, each
-# Lab Mermaid block is drawn or refused, `players` players have a drawing, every widget
-# output has its view (none still « Loading widget... ») and every figure outside a
-# player (send()'s conversation, `.harness-figure`) is drawn or refused.
+# Lab Mermaid block is drawn or refused, `players` players have a drawing, every output of
+# the notebook's model is in the page (Lab renders far cells later, in idle time) with its
+# view if a widget (none still « Loading widget... »), and every figure outside a player
+# (send()'s conversation, `.harness-figure`) is drawn or refused.
 OPEN = """async (path) => {
   const app = window.jupyterapp, start = performance.now();
   const panel = await app.commands.execute('docmanager:open', {path});
@@ -160,13 +161,17 @@ RUN_ALL = """async ([start, players]) => {
   const seen = new Map(), first = [];
   let ranAt = null; // when every cell had run and the kernel was idle: the rest is drawing
   const WIDGET = 'application/vnd.jupyter.widget-view+json';
-  // Every widget output of the notebook has its view (Lab's WidgetRenderer, a Lumino Panel).
+  // Every widget output of the notebook has its view (Lab's WidgetRenderer, a Lumino Panel),
+  // those in an Output widget's outputs too (send()'s figures in a hand-made harness).
+  // Lab renders a long notebook's far cells later, in idle time: each cell's outputs first.
   const views = () => {
-    const stack = panel.content.widgets.map((c) => c.outputArea).filter(Boolean);
+    const areas = panel.content.widgets.map((c) => c.outputArea).filter(Boolean);
+    if (areas.some((a) => a.layout.widgets.length < a.model.length)) return false;
+    const stack = [...areas];
     while (stack.length) {
       const w = stack.pop();
       if (w.mimeType === WIDGET && !w.isHidden && w.widgets.length === 0) return false;
-      if (w.mimeType !== WIDGET) stack.push(...(w.children ? w.children() : []));
+      stack.push(...(w.children ? w.children() : []));
     }
     return true;
   };
