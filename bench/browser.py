@@ -175,6 +175,19 @@ RUN_ALL = """async ([start, players]) => {
     }
     return true;
   };
+  // The drawings the kernel sent: each player and each send() figure is a widget output
+  // followed by its static copy (player/static.py). Lab may not have rendered them yet.
+  const sent = () => {
+    let n = 0;
+    for (let i = 0; i < panel.content.model.cells.length; i++) {
+      const outputs = panel.content.model.cells.get(i).outputs;
+      for (let j = 0; outputs && j + 1 < outputs.length; j++) {
+        const html = String(outputs.get(j + 1).data['text/html'] || '');
+        if (outputs.get(j).data[WIDGET] && html.includes('harness-static')) n++;
+      }
+    }
+    return n;
+  };
   const drawn = (el) => {
     const img = el.querySelector('.harness-drawing img');
     return (img && img.complete && img.naturalWidth > 0)
@@ -205,7 +218,9 @@ RUN_ALL = """async ([start, players]) => {
       const idle = panel.sessionContext.session.kernel.status === 'idle';
       const figures = [...root.querySelectorAll('.harness-figure')];
       if (ran && idle && ranAt === null) ranAt = now;
-      if (ran && idle && lab && first.length >= players && views() && figures.every(drawn)) {
+      const all = ran && idle && lab && first.length >= players && views()
+        && figures.every(drawn) && figures.length + first.length >= sent();
+      if (all) {
         // How many drawings Mermaid made in this page so far (renderer.js), if installed.
         const slot = globalThis.__harnessDrawer;
         const drawings = slot?.started ? slot.ready.then((d) => (d.drawn ? d.drawn() : null)) : 0;
