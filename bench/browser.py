@@ -138,11 +138,14 @@ def measure(repeat: int) -> dict[str, Any]:
 
 # A learner opens a notebook and runs it all: from the opening (the kernel's start
 # included, as in bench/run.py's notebooks) until everything is drawn, in one Lab page:
-# an empty notebook, then each course notebook in turn (the bundled Mermaid installs
-# once, for the page).
+# an empty notebook, then each course notebook in turn, then the empty one again (each
+# round's ratios are to that round's empty notebook: the load drifts between rounds).
 # In the page, every animation frame: each player's first appearance (its output has
 # arrived) and its first drawing; done when every cell has run, the kernel is idle, each
-# Lab Mermaid block is drawn or refused and `players` players have a drawing.
+# Lab Mermaid block is drawn or refused, `players` players have a drawing, every output of
+# the notebook's model is in the page (Lab renders far cells later, in idle time) with its
+# view if a widget (none still « Loading widget... »), and every figure outside a player
+# (send()'s conversation, `.harness-figure`) is drawn or refused.
 OPEN = """async (path) => {
   const app = window.jupyterapp, start = performance.now();
   const panel = await app.commands.execute('docmanager:open', {path});
@@ -156,6 +159,40 @@ OPEN = """async (path) => {
 RUN_ALL = """async ([start, players]) => {
   const app = window.jupyterapp, panel = app.shell.currentWidget, root = panel.node;
   const seen = new Map(), first = [];
+  let ranAt = null; // when every cell had run and the kernel was idle: the rest is drawing
+  const WIDGET = 'application/vnd.jupyter.widget-view+json';
+  // Every widget output of the notebook has its view (Lab's WidgetRenderer, a Lumino Panel),
+  // those in an Output widget's outputs too (send()'s figures in a hand-made harness).
+  // Lab renders a long notebook's far cells later, in idle time: each cell's outputs first.
+  const views = () => {
+    const areas = panel.content.widgets.map((c) => c.outputArea).filter(Boolean);
+    if (areas.some((a) => a.layout.widgets.length < a.model.length)) return false;
+    const stack = [...areas];
+    while (stack.length) {
+      const w = stack.pop();
+      if (w.mimeType === WIDGET && !w.isHidden && w.widgets.length === 0) return false;
+      stack.push(...(w.children ? w.children() : []));
+    }
+    return true;
+  };
+  // The drawings the kernel sent: each player and each send() figure is a widget output
+  // followed by its static copy (player/static.py). Lab may not have rendered them yet.
+  const sent = () => {
+    let n = 0;
+    for (let i = 0; i < panel.content.model.cells.length; i++) {
+      const outputs = panel.content.model.cells.get(i).outputs;
+      for (let j = 0; outputs && j + 1 < outputs.length; j++) {
+        const html = String(outputs.get(j + 1).data['text/html'] || '');
+        if (outputs.get(j).data[WIDGET] && html.includes('harness-static')) n++;
+      }
+    }
+    return n;
+  };
+  const drawn = (el) => {
+    const img = el.querySelector('.harness-drawing img');
+    return (img && img.complete && img.naturalWidth > 0)
+      || !!el.querySelector('.harness-drawing.harness-refused');
+  };
   app.commands.execute('notebook:run-all-cells');
   await new Promise((r) => setTimeout(r, 0));
   return await new Promise((resolve) => {
@@ -163,8 +200,7 @@ RUN_ALL = """async ([start, players]) => {
       const now = performance.now();
       for (const p of root.querySelectorAll('.harness-player')) {
         if (!seen.has(p)) seen.set(p, now);
-        const img = p.querySelector('.harness-drawing img');
-        if (seen.get(p) !== null && img && img.complete && img.naturalWidth > 0) {
+        if (seen.get(p) !== null && drawn(p)) {
           first.push(now - seen.get(p));
           seen.set(p, null);
         }
@@ -180,8 +216,17 @@ RUN_ALL = """async ([start, players]) => {
       const lab = blocks.every((b) => b.querySelector('img')
                                       || b.classList.contains('jp-mod-warning'));
       const idle = panel.sessionContext.session.kernel.status === 'idle';
-      if (ran && idle && lab && first.length >= players) resolve({ms: now - start, first});
-      else requestAnimationFrame(frame);
+      const figures = [...root.querySelectorAll('.harness-figure')];
+      if (ran && idle && ranAt === null) ranAt = now;
+      const all = ran && idle && lab && first.length >= players && views()
+        && figures.every(drawn) && figures.length + first.length >= sent();
+      if (all) {
+        // How many drawings Mermaid made in this page so far (renderer.js), if installed.
+        const slot = globalThis.__harnessDrawer;
+        const drawings = slot?.started ? slot.ready.then((d) => (d.drawn ? d.drawn() : null)) : 0;
+        Promise.resolve(drawings).then((made) => resolve({
+          ms: now - start, ran: ranAt - start, first, figures: figures.length, made}));
+      } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
@@ -195,8 +240,9 @@ CLOSE = """async () => {
 
 
 def run_all(repeat: int) -> dict[str, Any]:
-    """Per notebook: its « Run All » to the last drawing over an empty notebook's, each
-    round in one page; and every player's time from its output to its first drawing."""
+    """Per notebook and round: its « Run All » to the last drawing over the empty
+    notebook's in the same round (the mean of its two runs, first and last); and every
+    player's time from its output to its first drawing."""
     import re
     import shutil
 
@@ -208,6 +254,10 @@ def run_all(repeat: int) -> dict[str, Any]:
                            == "code" and re.search(r"\b(?:Player|run_live)\(", c.source))
                for p in notebooks}
     times: dict[str, list[float]] = {"": [], **{p.name: [] for p in notebooks}}
+    ratios: dict[str, list[float]] = {p.name: [] for p in notebooks}
+    figures: dict[str, int] = {}
+    drawings: dict[str, int] = {}  # Mermaid drawings made during each notebook's Run All
+    ran: dict[str, list[float]] = {p.name: [] for p in notebooks}  # the kernel done, in s
     first: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as folder, \
             running_lab(Path(folder), Path(folder) / "root") as lab:
@@ -225,16 +275,28 @@ def run_all(repeat: int) -> dict[str, Any]:
                 page.goto(f"{lab.url}/lab?reset&token={lab.token}")
                 page.wait_for_function("() => !!window.jupyterapp", timeout=120_000)
                 page.evaluate("() => window.jupyterapp.restored")
-                for name in times:
+                found_round: dict[str, float] = {}
+                made = 0
+                for name in [*times, ""]:
                     start = page.evaluate(OPEN, f"notebooks/{name or 'vide.ipynb'}")
                     found = page.evaluate(RUN_ALL, [start, players.get(name, 0)])
                     times[name].append(found["ms"] / 1000)
+                    found_round[name] = found["ms"] / 1000
+                    figures[name] = found["figures"]
+                    if name and found["made"] is not None:  # the page's count, cumulative
+                        drawings[name] = found["made"] - made
+                        made = found["made"]
+                    ran.get(name, []).append(found["ran"] / 1000)
                     first += [(name, t / 1000) for t in found["first"]]
                     page.evaluate(CLOSE)
+                base = statistics.mean(times[""][-2:])
+                for name in ratios:
+                    ratios[name].append(found_round[name] / base)
                 page.close()
             browser.close()
-    base = statistics.median(times.pop(""))
-    return {"empty_s": base, "ratios": {n: [t / base for t in runs] for n, runs in times.items()},
+    return {"empty_s": statistics.median(times.pop("")), "ratios": ratios,
             "seconds": {n: statistics.median(runs) for n, runs in times.items()},
+            "figures": figures, "players": players, "drawings": drawings,
+            "ran_s": {n: statistics.median(runs) for n, runs in ran.items()},
             "first_drawing_s": sorted(t for _, t in first),
             "slowest_first": sorted(first, key=lambda f: -f[1])[:5]}

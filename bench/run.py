@@ -61,6 +61,7 @@ class Result:
     target: float | None  # passes when the median is below it (None: a figure, no target)
     cpu: list[float] = field(default_factory=list)  # the same runs in CPU time, if measured
     info: dict[str, Any] = field(default_factory=dict)
+    worst: bool = False  # the target holds for every run (the max), not only the median
 
     @property
     def median(self) -> float:
@@ -68,7 +69,8 @@ class Result:
 
     @property
     def passed(self) -> bool:
-        return self.target is None or self.median < self.target  # nan < target is False
+        judged = max(self.runs, default=math.nan) if self.worst else self.median
+        return self.target is None or judged < self.target  # nan < target is False
 
 
 def clocks(fn: Callable[..., object], *args: Any) -> tuple[float, float]:
@@ -381,11 +383,16 @@ def run_all_in_browser(repeat: int) -> list[Result]:
     try:
         found = browser.run_all(repeat)
     except Exception as err:
-        return [Result("Run All, drawn (browser)", "x", [], 5.0,
+        return [Result("Run All, drawn (browser)", "x", [], 3.0,
                        info={"error": f"{type(err).__name__}: {err}"[:200]})]
     results = [Result("empty notebook, Run All (browser)", "s", [found["empty_s"]], None)]
-    results += [Result(f"Run All, drawn: {name}", "x", runs, 5.0,
-                       info={"median_s": round(found["seconds"][name], 3)})
+    # Issue 38: every round under 3 x (the worst, not the median), send()'s figures included.
+    results += [Result(f"Run All, drawn: {name}", "x", runs, 3.0, worst=True,
+                       info={"median_s": round(found["seconds"][name], 3),
+                             "kernel_done_s": round(found["ran_s"][name], 3),
+                             "players": found["players"][name],
+                             "figures": found["figures"][name],
+                             "drawings": found["drawings"].get(name)})
                 for name, runs in found["ratios"].items()]
     slowest = {"slowest": [(n, round(t, 3)) for n, t in found["slowest_first"]]}
     # The median says what most players do; issue 25 asks it of every one: the slowest too.
@@ -401,7 +408,7 @@ def table(results: Sequence[Result]) -> str:
     for r in results:
         low, high = min(r.runs, default=math.nan), max(r.runs, default=math.nan)
         cpu = f"{statistics.median(r.cpu):8.3f}" if r.cpu else f"{'-':>8}"
-        target = "-" if r.target is None else f"< {r.target:g} {r.unit}"
+        target = "-" if r.target is None else f"{'max ' if r.worst else ''}< {r.target:g} {r.unit}"
         verdict = "-" if r.target is None else "PASS" if r.passed else "MISS"
         lines.append(f"{r.name:44} {r.median:8.3f} {low:8.3f} {high:8.3f} {cpu} {target:>14}"
                      f"  {verdict}")

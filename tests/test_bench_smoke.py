@@ -82,6 +82,13 @@ def test_table_says_pass_miss_and_failures(bench) -> None:
     assert rows[4].endswith("MISS") and "boom" in rows[5]
 
 
+def test_a_worst_case_target_holds_for_every_run(bench) -> None:
+    # Run All (issue 38): every round under 3 x, not only the median.
+    rows = bench.table([bench.Result("every round", "x", [1.0, 2.0, 4.0], 3.0, worst=True),
+                        bench.Result("median", "x", [1.0, 2.0, 4.0], 3.0)]).splitlines()
+    assert rows[1].endswith("MISS") and "max < 3 x" in rows[1] and rows[2].endswith("PASS")
+
+
 def test_notebooks_are_timed_against_an_empty_one(bench, tmp_path) -> None:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell("import harness_lib")]  # the kernel finds it

@@ -132,6 +132,7 @@ function drawer(mermaid) {
 
   return {
     draw: (text) => get(text, true),
+    drawn: () => count, // how many drawings Mermaid made in this page (bench/browser.py)
     // The newest wishes first: the player the learner just moved.
     ahead(texts) {
       waiting = [...texts.filter(Boolean), ...waiting.filter((t) => !texts.includes(t))]

@@ -4,9 +4,10 @@
 //   model's `value`, the view (0 sequence, 1 hub) its `view`.
 // - "text": follows the controls' model, in the browser: draws the current step's
 //   diagram (its Mermaid text, with the bundled Mermaid of renderer.js, cached; the
-//   steps ahead in idle time) and shows its note and context bar, « Que sait le
-//   modèle ? » and the text version, from lists the kernel prepared once. So a step
-//   never waits for the kernel, and « Lecture » goes on while the kernel is busy.
+//   steps ahead in idle time, once the learner comes to the player) and shows its note
+//   and context bar, « Que sait le modèle ? » and the text version, from lists the
+//   kernel prepared once. So a step never waits for the kernel, and « Lecture » goes on
+//   while the kernel is busy.
 // - "figure": one Mermaid text, drawn the same way (the same drawing area and drawer),
 //   and its text version.
 // stepper.py says which traits exist; tests/test_browser.py drives all of this.
@@ -286,17 +287,47 @@ async function renderText({ model, el }) {
   // The player's controls (another model of this widget): they hold the step and view.
   const ref = (name) => model.widget_manager.get_model(model.get(name).replace("IPY_MODEL_", ""));
   const controls = await ref("controls");
-  let drawer = null, painting = 0;
+  let drawer = null, painting = 0, drawing = false, again = false;
   const list = () => (controls.get("view") === 1 ? "hubs" : "sequences");
   const names = () => model.get("names") || [];
-  async function paint() {
+  async function paintNow() {
     const k = controls.get("value"), name = list(), sources = model.get(name);
     const mine = ++painting; // a later step asked meanwhile: this one is not shown
     const put = await area.paint(drawer, sources[k], names()[k] || `Diagramme, étape ${k}`);
     if (mine !== painting) return;
     if (put) put();
-    if (drawer && !drawer.failed) drawer.ahead(AHEAD.map((d) => sources[k + d]));
+    // Steps ahead only once the learner comes to this player (the pointer, the focus, a
+    // click or a key in it): a « Run All » of a notebook of players draws what it shows.
+    if (drawer && !drawer.failed && visited) {
+      drawer.ahead(AHEAD.map((d) => sources[k + d]));
+    }
   }
+  // One drawing at a time: what arrives meanwhile (a live run's events) is drawn once it is
+  // done, the newest step only, not every step in between.
+  async function paint() {
+    if (drawing) return void (again = true);
+    drawing = true;
+    try {
+      do {
+        again = false;
+        await paintNow();
+      } while (again);
+    } finally {
+      drawing = false;
+    }
+  }
+  let visited = false;
+  const visit = () => {
+    if (visited) return;
+    visited = true;
+    paint();
+  };
+  requestAnimationFrame(() => { // this view is in the page by now, in its player
+    const player = el.closest(".harness-player") || el;
+    for (const name of ["pointerenter", "focusin", "click", "keydown", "input"]) {
+      player.addEventListener(name, visit);
+    }
+  });
   async function paintWhole() {
     if (!whole.open) return;
     const put = await full.paint(drawer, model.get("whole"), "Diagramme complet");
@@ -343,8 +374,18 @@ async function renderText({ model, el }) {
   whole.addEventListener("toggle", paintWhole);
   knowing.addEventListener("toggle", fillKnown);
   controls.on("change:value change:view", show);
+  // One update of the kernel changes up to eight lists at once: shown once, not eight times.
+  let queued = false;
+  const showOnce = () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      show();
+    });
+  };
   model.on("change:texts change:knowns change:messages change:transcript change:sequences "
-           + "change:hubs change:names change:description", show);
+           + "change:hubs change:names change:description", showOnce);
   model.on("change:whole", () => { full.reset(); paintWhole(); });
   show();
   // The drawer: the bundled Mermaid, installed by the renderer widget (once per page).
