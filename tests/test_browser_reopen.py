@@ -6,7 +6,8 @@ opened again in a fresh workspace. Before anything runs: every widget that canno
 back (« Error displaying widget: model not found ») is followed by the French note that
 says what to do; no Mermaid source shows anywhere; every static copy (a player's, a
 send()'s) is drawn, with its text version. Then a later cell run first, in that new
-kernel, says in French which cell to run instead of a bare NameError. Screenshots, 1280
+kernel, says in French which cell to run below its NameError (the kernel config the
+package installs, tests/jupyter_lab.py `kernel_config`). Screenshots, 1280
 and 800 px wide, go to tests/artifacts/reouvert-*.png.
 
 The Lab server, the browser and the notebook opener are tests/test_browser.py's; the
@@ -36,6 +37,7 @@ from test_browser import (  # noqa: F401
     screenshot,
     wait_for_players,
 )
+from test_browser_exercises import cell_index, plain, run_cells
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -86,7 +88,7 @@ def shown(notebook: Notebook) -> dict[str, Any]:
 def check_reopened(found: dict[str, Any], widgets: int) -> None:
     """Each dead widget has its note; no Mermaid source is visible; each copy readable."""
     assert len(found["dead"]) >= widgets, found["dead"]
-    assert all(NOTE in note and "Exécuter › Tout exécuter" in note for note in found["notes"]), \
+    assert all(NOTE in note and "Run › Run All Cells" in note for note in found["notes"]), \
         list(zip(found["dead"], found["notes"], strict=True))
     assert found["leaks"] == [], "du Mermaid brut est visible"
     assert found["copies"] and all(c["visible"] and c["text"] > 0 for c in found["copies"])
@@ -125,3 +127,14 @@ def test_a_notebook_reopened_the_next_day_in_lab(lab: Any, open_notebook: Any) -
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         screenshot(reopened, f"-{width}")
+    check_later_cell_first(reopened)
+
+
+def check_later_cell_first(notebook: Notebook) -> None:
+    """A question's cell run first in the new kernel: its NameError names the cell to run."""
+    index = cell_index(REOPENED.name, r'^question\("03-appels"\)')
+    run_cells(notebook, index)
+    said = plain(notebook.cell(index).locator(".jp-OutputArea-output").last.inner_text())
+    assert "NameError" in said and "Ce noyau ne connaît pas encore « question »" in said, said
+    assert "première cellule de code du notebook" in said and "Run › Run All Cells" in said
+    notebook.cell(index).screenshot(path=str(ARTIFACTS / "reouvert-nameerror.png"))

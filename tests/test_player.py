@@ -336,7 +336,7 @@ def test_static_copy_for_exports(monkeypatch) -> None:
     assert copy.count("<pre") == copy.count("<pre class=\"harness-mermaid\" hidden>") + 1
     # First, what a notebook reopened without its kernel says (hidden below a live widget).
     assert copy.startswith('<div class="harness-static harness-reopen" lang="fr"')
-    assert "relancez les cellules (Exécuter › Tout exécuter)" in copy
+    assert "relancez les cellules (menu Run › Run All Cells)" in copy
 
 
 def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:

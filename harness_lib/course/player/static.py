@@ -46,7 +46,7 @@ from .renderer import library_bytes
 LIBRARY_TAG = '<script type="application/x-harness-mermaid">'  # static.js looks for it
 _holder: list[str] = []  # the cell whose output carries the library, once one does
 NOTE = ("Ce contenu interactif a besoin de son noyau : relancez les cellules "
-        "(Exécuter › Tout exécuter).")
+        "(menu Run › Run All Cells).")
 NOTE_CLASS = "harness-static harness-reopen"  # renderer.css hides it below a live widget
 
 
