@@ -12,8 +12,8 @@ from harness_lib.course.playground import fresh_kernel
 
 
 def plain(lines: list[str]) -> str:
-    """As read: French typography's no-break spaces as spaces."""
-    return "\n".join(lines).replace("\u00a0", " ").replace("\u202f", " ")
+    """As read, whatever the line breaks and French typography's no-break spaces."""
+    return " ".join("\n".join(lines).split())
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ IPython reads at start. Not in the site: Pyodide's kernel reads no IPython confi
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 FIRST_CELL = ("la première cellule de code du notebook (celle des « import »), puis cette "
@@ -52,7 +53,8 @@ def _explain(shell: Any, etype: type, value: BaseException, tb: Any,
                                                                 tb_offset=tb_offset)
     name = getattr(value, "name", None)
     said = hint(name, shell.user_ns) if isinstance(name, str) else []
-    shown = [*lines, "", *said] if said else lines
+    # Lines of 72 characters at most: Lab wraps a long one in the middle of its words.
+    shown = [*lines, "", *textwrap.wrap(" ".join(said), 72)] if said else lines
     shell._showtraceback(etype, value, shown)
     return shown
 
