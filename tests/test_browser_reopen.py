@@ -66,7 +66,7 @@ SHOWN = """(words) => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const where = n.parentElement;
     if (words.some((w) => n.data.includes(w)) && where.checkVisibility()
-        && !where.closest('.jp-InputArea')) leaks.push(n.data.slice(0, 80));
+        && !where.closest('.jp-InputArea')) leaks.push(`${where.tagName}: ${n.data.slice(0, 80)}`);
   }
   const copies = [...root.querySelectorAll('.harness-static:not(.harness-reopen)')].map((c) => ({
     visible: c.checkVisibility(),
@@ -78,6 +78,14 @@ SHOWN = """(words) => {
   }));
   return {dead: dead.map((o) => o.textContent.trim()), notes, leaks, copies};
 }"""
+# Until the widget manager has given up on at least `n` widgets (the site's never does).
+DEAD = """(n) => {
+  const root = window.jupyterapp?.shell.currentWidget?.node;
+  return !!root && [...root.querySelectorAll('.jp-OutputArea-output')].filter((o) =>
+    /^(Loading widget|Error displaying widget)/.test(o.textContent.trim())).length >= n;
+}"""
+NOTES = """(n) => [...document.querySelectorAll('.jp-NotebookPanel .harness-reopen')]
+  .filter((note) => note.checkVisibility()).length >= n"""
 LIVE = ".jp-OutputArea-child:has(> .jp-OutputArea-output > .lm-Widget)"  # as renderer.css
 
 
@@ -108,11 +116,7 @@ def test_a_notebook_reopened_the_next_day_in_lab(lab: Any, open_notebook: Any) -
     notebook.page.evaluate(SHUT_DOWN)  # as a server restarted overnight leaves it
     page = notebook.page
     page.goto(f"{lab.url}/{UI_URLS['lab'].format(path=path)}token={lab.token}")
-    page.wait_for_function("""(n) => {
-      const root = window.jupyterapp?.shell.currentWidget?.node;
-      return !!root && [...root.querySelectorAll('.jp-OutputArea-output')].filter((o) =>
-        o.textContent.trim().startsWith('Error displaying widget')).length >= n;
-    }""", arg=widgets, timeout=RUN_TIMEOUT_MS)
+    page.wait_for_function(DEAD, arg=widgets, timeout=RUN_TIMEOUT_MS)
     panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
     reopened = Notebook(page, "reouvert-lab", page.locator(f"[id='{panel}']"))
     # Lab trusts the notebook it saved: static.js draws each copy, its text version folded.
@@ -128,6 +132,27 @@ def test_a_notebook_reopened_the_next_day_in_lab(lab: Any, open_notebook: Any) -
         page.set_viewport_size({"width": width, "height": 900})
         screenshot(reopened, f"-{width}")
     check_later_cell_first(reopened)
+    check_untrusted(lab, reopened, path, widgets)
+
+
+def check_untrusted(lab: Any, notebook: Notebook, path: str, widgets: int) -> None:  # noqa: F811
+    """The same notebook changed elsewhere (its signature no longer matches): Lab runs none
+    of its scripts, and shows each widget's text (widgets are no safe output). The notes
+    still show; each copy's Mermaid text stays hidden and its text version is open."""
+    import nbformat
+
+    nb = nbformat.read(lab.root / path, as_version=4)
+    nb.metadata["modifie_ailleurs"] = True
+    nbformat.write(nb, lab.root / path)  # unsigned
+    page = notebook.page
+    page.evaluate(SHUT_DOWN)
+    page.goto(f"{lab.url}/{UI_URLS['lab'].format(path=path)}token={lab.token}")
+    page.wait_for_function(NOTES, arg=widgets, timeout=RUN_TIMEOUT_MS)
+    found = shown(notebook)
+    assert found["leaks"] == [], "du Mermaid brut est visible"
+    assert found["copies"] and all(c["visible"] and c["drawn"] == 0 and c["textOpen"]
+                                   and c["text"] > 0 for c in found["copies"]), found["copies"]
+    screenshot(Notebook(page, "reouvert-lab-non-fiable", page.locator(".jp-NotebookPanel")))
 
 
 def check_later_cell_first(notebook: Notebook) -> None:

@@ -285,7 +285,7 @@ def test_send_draws_its_diagram_with_the_course_widget_and_leaves_a_static_copy(
     page = copy["text/html"]
     assert page.startswith('<div class="harness-static harness-reopen" lang="fr"')  # its note
     assert '<div class="harness-static" lang="fr">' in page and "Version texte" in page
-    assert f'<pre class="harness-mermaid" hidden>{html.escape(mermaid)}</pre>' in page
+    assert f'<pre class="harness-mermaid" hidden="hidden">{html.escape(mermaid)}</pre>' in page
     assert html.escape(state["transcript"]) in page
     assert "document.currentScript" in page  # static.js, which draws it offline
 

@@ -3,8 +3,8 @@
 A reload: notebook 03 (a player, send()'s diagrams, questions, the toggle) runs whole and
 is saved in the browser, then the page is reloaded. Before anything runs: every widget
 left « Loading widget... » is followed by the French note that says what to do; no
-Mermaid source shows anywhere; every static copy reads (the site trusts no notebook it
-reopens, so no script draws it: its text version is open). Screenshots, 1280 and 800 px
+Mermaid source shows anywhere; every static copy is drawn (the site runs the scripts of
+a notebook it saved), its text version folded below. Screenshots, 1280 and 800 px
 wide: tests/artifacts/reouvert-site-*.png.
 
 A return: two notebooks open, the page closed, the site's address opened again: one
@@ -33,7 +33,7 @@ from test_browser import (
     screenshot,
     wait_for_players,
 )
-from test_browser_reopen import LIVE, REOPENED, SAVE, check_reopened, shown
+from test_browser_reopen import DEAD, LIVE, REOPENED, SAVE, check_reopened, shown
 from test_site import (  # noqa: F401
     CELLS,
     KERNEL_IDLE,
@@ -48,13 +48,6 @@ from test_site import (  # noqa: F401
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.site]
-
-DEAD = """(n) => {
-  const root = window.jupyterapp?.shell.currentWidget?.node;
-  return !!root && [...root.querySelectorAll('.jp-OutputArea-output')].filter((o) =>
-    /^(Loading widget|Error displaying widget)/.test(o.textContent.trim())).length >= n;
-}"""
-
 
 def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:  # noqa: F811
     browser, _ = context
@@ -76,8 +69,8 @@ def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:  # 
         reloaded = Notebook(page, "reouvert-site", page.locator(f"[id='{panel}']"))
         found = shown(reloaded)
         check_reopened(found, widgets)
-        # Drawn where a script may run, else the text version, open: never Mermaid's text.
-        assert all(c["drawn"] >= 1 and c["undrawn"] == 0 or c["textOpen"]
+        # The site runs the scripts of a notebook it saved: each copy drawn, as in Lab.
+        assert all(c["drawn"] >= 1 and c["undrawn"] == 0 and not c["textOpen"]
                    for c in found["copies"]), found["copies"]
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})

@@ -160,8 +160,9 @@ def static_html(diagram: Diagram) -> str:
     """The whole diagram, its hub view and its text version, for HTML exports and
     viewers without a kernel.
 
-    Diagrams are Mermaid text in `<pre class="harness-mermaid" hidden>`: never shown as
-    text (its `%%` lines are no reading); `player/static.py` adds what draws them (the
+    Diagrams are Mermaid text in `<pre class="harness-mermaid" hidden="hidden">` (a value:
+    Lab's sanitizer drops an empty `hidden`): never shown as text (its `%%` lines are no
+    reading); `player/static.py` adds what draws them (the
     bundled Mermaid), and where nothing draws them (a page that runs no script: a
     notebook the site reopened), the text version, open, says the same. Not nbconvert's
     own `jp-Mermaid` form: its export hides that text until a CDN draws it.
@@ -170,7 +171,7 @@ def static_html(diagram: Diagram) -> str:
     return (f'<div class="{STATIC_CLASS}" lang="fr">'
             f'<p><b>{html.escape(diagram.title or "Diagramme")}'
             f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
-            f"<p hidden>La même exécution, le harness au centre (vue hub) :</p>"
+            f"<p hidden=\"hidden\">La même exécution, le harness au centre (vue hub) :</p>"
             f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
 
 
@@ -179,7 +180,7 @@ def static_figure_html(mermaid: str, text: str, title: str) -> str:
     a player's: for HTML exports and viewers without a kernel.
 
     >>> page = static_figure_html("sequenceDiagram", "1. U → H : <b>", "Conversation")
-    >>> '<pre class="harness-mermaid" hidden>sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
+    >>> 'hidden="hidden">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
     (True, True)
     """
     return (f'<div class="{STATIC_CLASS}" lang="fr">'
@@ -188,7 +189,7 @@ def static_figure_html(mermaid: str, text: str, title: str) -> str:
 
 
 def _mermaid_block(mermaid: str) -> str:
-    return f'<pre class="harness-mermaid" hidden>{html.escape(mermaid)}</pre>'
+    return f'<pre class="harness-mermaid" hidden="hidden">{html.escape(mermaid)}</pre>'
 
 
 def _text_version(text: str) -> str:

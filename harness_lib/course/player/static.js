@@ -1,10 +1,10 @@
 // A player's static copy draws itself where no live player does: in an HTML export
-// (nbconvert), opened offline, and in a notebook reopened in Lab (trusted: its scripts
-// run), once the widget above says it cannot come back. The library is in the page
+// (nbconvert), opened offline, and in a notebook Lab or the site reopens (trusted: its
+// scripts run), once the widget above says it cannot come back. The library is in the page
 // once, base64 in a script block of type application/x-harness-mermaid (static.py).
 // Where a live widget runs, nothing is drawn: renderer.css hides the copy below it. Where
-// no script runs (the site trusts no notebook it reopens), the Mermaid text stays hidden
-// and the text version, open, says what the diagrams show.
+// no script runs (a notebook not trusted), the Mermaid text stays hidden and the text
+// version, open, says what the diagrams show.
 (() => {
   const copy = document.currentScript?.previousElementSibling;
   if (!copy) return;

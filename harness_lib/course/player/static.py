@@ -5,7 +5,7 @@ A widget lives in its kernel: reopened, its output reads « Error displaying wid
 model not found » (Lab) or « Loading widget... » for good (the site). So each course
 widget is followed by a note, `NOTE`, in French, that says what to do (`show`,
 `Shown`): plain HTML, which every front end shows, even in a notebook it does not
-trust (the site trusts none it reopens: no script, no style runs there);
+trust (there no script and no style sheet of an output runs);
 `renderer.css`, loaded with any live course widget, hides it below each widget that
 is drawn (`.harness-static`). A player's (or a figure's) note heads its static copy.
 
@@ -13,9 +13,10 @@ is drawn (`.harness-static`). A player's (or a figure's) note heads its static c
 text version; `charts.static_figure_html` one diagram (send()'s, figure.py) and its
 text version. This adds, first, the note,
 then `static.js`, which draws them with the bundled Mermaid where no live widget runs:
-an `nbconvert --to html` export, opened offline; a notebook Lab reopens, once its
-widget says « model not found ». Where no script runs (a notebook the site reopens: it
-trusts none), the Mermaid text stays hidden and the text version, open, says it. The library
+an `nbconvert --to html` export, opened offline; a notebook Lab or the site reopens
+(they trust one they saved), once its widget says it cannot come back. Where no script
+runs (a notebook not trusted), the Mermaid text stays hidden and the text version, open,
+says it. The library
 goes into the page once: base64 in the first static copy displayed in the kernel, and
 again whenever that cell runs again (its old output, and the library in it, are
 replaced). Known limit: clear that cell's output alone and the export shows the
