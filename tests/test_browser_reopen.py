@@ -84,6 +84,12 @@ DEAD = """(n) => {
   return !!root && [...root.querySelectorAll('.jp-OutputArea-output')].filter((o) =>
     /^(Loading widget|Error displaying widget)/.test(o.textContent.trim())).length >= n;
 }"""
+# Every static copy drawn by static.js, its text version folded.
+ALL_DRAWN = """() => {
+  const copies = [...document.querySelectorAll('.harness-static:not(.harness-reopen)')];
+  return copies.length > 0 && copies.every((c) =>
+    !c.querySelector('pre.harness-mermaid') && !c.querySelector('details[open]'));
+}"""
 NOTES = """(n) => [...document.querySelectorAll('.jp-NotebookPanel .harness-reopen')]
   .filter((note) => note.checkVisibility()).length >= n"""
 LIVE = ".jp-OutputArea-child:has(> .jp-OutputArea-output > .lm-Widget)"  # as renderer.css
@@ -120,11 +126,7 @@ def test_a_notebook_reopened_the_next_day_in_lab(lab: Any, open_notebook: Any) -
     panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
     reopened = Notebook(page, "reouvert-lab", page.locator(f"[id='{panel}']"))
     # Lab trusts the notebook it saved: static.js draws each copy, its text version folded.
-    page.wait_for_function("""() => {
-      const copies = [...document.querySelectorAll('.harness-static:not(.harness-reopen)')];
-      return copies.length > 0 && copies.every((c) =>
-        !c.querySelector('pre.harness-mermaid') && !c.querySelector('details[open]'));
-    }""", timeout=RUN_TIMEOUT_MS)
+    page.wait_for_function(ALL_DRAWN, timeout=RUN_TIMEOUT_MS)
     found = shown(reopened)
     check_reopened(found, widgets)
     assert all(c["drawn"] >= 1 and c["undrawn"] == 0 for c in found["copies"]), found["copies"]

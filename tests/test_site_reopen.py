@@ -33,7 +33,15 @@ from test_browser import (
     screenshot,
     wait_for_players,
 )
-from test_browser_reopen import DEAD, LIVE, REOPENED, SAVE, check_reopened, shown
+from test_browser_reopen import (
+    ALL_DRAWN,
+    DEAD,
+    LIVE,
+    REOPENED,
+    SAVE,
+    check_reopened,
+    shown,
+)
 from test_site import (  # noqa: F401
     CELLS,
     KERNEL_IDLE,
@@ -65,11 +73,13 @@ def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:  # 
         page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
         page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
         page.wait_for_function(DEAD, arg=widgets, timeout=KERNEL_MS)
+        # The site runs the scripts of a notebook it saved: static.js draws each copy once
+        # its widget has stayed « Loading widget... » a few seconds.
+        page.wait_for_function(ALL_DRAWN, timeout=KERNEL_MS)
         panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
         reloaded = Notebook(page, "reouvert-site", page.locator(f"[id='{panel}']"))
         found = shown(reloaded)
         check_reopened(found, widgets)
-        # The site runs the scripts of a notebook it saved: each copy drawn, as in Lab.
         assert all(c["drawn"] >= 1 and c["undrawn"] == 0 and not c["textOpen"]
                    for c in found["copies"]), found["copies"]
         for width in WIDTHS:
