@@ -144,6 +144,7 @@ def check_untrusted(lab: Any, notebook: Notebook, path: str, widgets: int) -> No
     import nbformat
 
     nb = nbformat.read(lab.root / path, as_version=4)
+    assert "widgets" not in nb.metadata  # Lab saved no widget state: the notes need none
     nb.metadata["modifie_ailleurs"] = True
     nbformat.write(nb, lab.root / path)  # unsigned
     page = notebook.page

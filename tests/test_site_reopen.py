@@ -68,6 +68,8 @@ def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:  # 
         wait_for_players(notebook, REOPENED)
         widgets = notebook.panel.locator(LIVE).count()
         page.evaluate(SAVE)  # into the browser's storage
+        saved = "() => window.jupyterapp.shell.currentWidget.context.model.toJSON().metadata"
+        assert "widgets" not in page.evaluate(saved)  # no widget state: the notes need none
         page.reload()
         path = f"notebooks/{REOPENED.name}"
         page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
