@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
+from traitlets.config import Config
 
 from harness_lib.course.playground import fresh_kernel
 
@@ -19,7 +20,9 @@ def plain(lines: list[str]) -> str:
 @pytest.fixture
 def shell(monkeypatch: pytest.MonkeyPatch) -> Any:
     """A fresh IPython shell with the extension loaded; what it shows, kept in `shown`."""
-    ipython = InteractiveShell()
+    config = Config()
+    config.HistoryManager.enabled = False  # no history file, no saving thread
+    ipython = InteractiveShell(config=config)
     ipython.shown = []
     monkeypatch.setattr(ipython, "_showtraceback",
                         lambda etype, value, lines: ipython.shown.append(plain(lines)))
