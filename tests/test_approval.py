@@ -125,7 +125,6 @@ def test_the_widget_shown_by_a_cell_is_followed_by_its_note_for_a_reopened_noteb
     reopened without its kernel shows (player/static.py; hidden below a live widget)."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
-
     from traitlets.config import Config
 
     config = Config()
