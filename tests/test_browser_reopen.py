@@ -116,7 +116,7 @@ def test_a_notebook_reopened_the_next_day_in_lab(lab: Any, open_notebook: Any) -
     wait_for_players(notebook, REOPENED)
     live = shown(notebook)
     assert live["dead"] == [] and all(not c["visible"] for c in live["copies"])  # live: hidden
-    assert all(not note for note in live["notes"])
+    assert not notebook.page.evaluate(NOTES, 1)  # every note hidden below its live widget
     widgets = notebook.panel.locator(LIVE).count()
     notebook.page.evaluate(SAVE)
     notebook.page.evaluate(SHUT_DOWN)  # as a server restarted overnight leaves it
