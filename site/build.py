@@ -12,7 +12,8 @@ installs site/requirements.txt into it, and runs its second half there. What it 
 3. `jupyter lite build` with the lock add-on, which solves our lock from the package index
    (harness_lib and what the kernel starts with) and copies every wheel into the site;
 4. the notebooks and the harness's source in the site's files, and an index.html that
-   opens 00;
+   opens the course: one notebook (the learner's last, 00 the first time), not every tab of
+   the last visit (site/one-notebook.js);
 5. the lock trimmed to what a kernel needs at start, then Python's bytecode added to the
    standard library and to every wheel (site/precompile.py; Node runs the site's Pyodide);
 6. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
@@ -201,11 +202,18 @@ def write_config(lite: Path) -> None:
 
 
 def open_on_first(out: Path) -> None:
-    """The site's address opens the course on 00. The root index.html stays (every page
-    reads its configuration there); a line at the top of its <head> goes on to 00."""
-    go = (f'<script>location.replace("lab/index.html?path={FIRST}")</script>'
+    """The site's address opens the course: on the notebook the learner was on, 00 the first
+    time (site/one-notebook.js, at the top of lab/index.html, chooses; one notebook, one
+    kernel). The root index.html stays (every page reads its configuration there); a line at
+    the top of its <head> goes on to the course."""
+    go = ('<script>location.replace("lab/index.html")</script>'
           f'<noscript><a href="lab/index.html?path={FIRST}">Ouvrir le cours</a></noscript>')
     at_head_top(out / "index.html", go, must_hold='id="jupyter-config-data"')
+    one = (HERE / "one-notebook.js").read_text(encoding="utf-8")
+    if "__FIRST__" not in one:
+        raise SystemExit("site/build.py : site/one-notebook.js inattendu (__FIRST__)")
+    script = one.replace("__FIRST__", json.dumps(FIRST))
+    at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
 
 
 def at_head_top(page: Path, html: str, must_hold: str = "<head>") -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -79,6 +80,14 @@ def page_config(config_dir: Path, disabled: tuple[str, ...]) -> None:
     target.write_text(json.dumps(shipped))
 
 
+def kernel_config(ipython_dir: Path) -> None:
+    """The IPython kernel config the package installs in etc/ipython (the course's extension,
+    playground/fresh_kernel.py), in this server's own IPython directory."""
+    target = ipython_dir / "profile_default" / "ipython_kernel_config.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "jupyter-config" / "ipython_kernel_config.json", target)
+
+
 def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
     command = [
         sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
@@ -135,12 +144,11 @@ def wait_until_up(lab: Lab) -> None:
 def running_lab(tmp: Path, root: Path, disabled: tuple[str, ...] = ()) -> Iterator[Lab]:
     """Lab serving `root` (and a copy of harness_lib in it), its state under `tmp`;
     `disabled`: front-end extensions turned off (`@jupyterlab/mermaid-extension`)."""
-    import shutil
-
     shutil.copytree(ROOT / "harness_lib", root / "harness_lib",
                     ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     lab_settings(tmp / "settings")
     page_config(tmp / "config", disabled)
+    kernel_config(tmp / "ipython")  # lab_environ's IPYTHONDIR
     port, token, log = free_port(), secrets.token_hex(16), tmp / "lab.log"
     with log.open("wb") as out:
         process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,

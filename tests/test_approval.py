@@ -118,3 +118,24 @@ def test_widget_refusing_the_first_action_ends_the_mission() -> None:
     buttons.children[1].click()
     assert "edit_file refusé" in result.value and "bash" not in result.value
     assert current.value == ""
+
+
+def test_the_widget_shown_by_a_cell_is_followed_by_its_note_for_a_reopened_notebook() -> None:
+    """A cell ending in approval_widget(): the widget, then the French note that a notebook
+    reopened without its kernel shows (player/static.py; hidden below a live widget)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False  # no history file, no saving thread
+    InteractiveShell.instance(config=config)
+    try:
+        with capture_output() as captured:
+            approval_widget()._ipython_display_()
+    finally:
+        InteractiveShell.clear_instance()
+    widget, note = (output.data for output in captured.outputs)
+    assert "application/vnd.jupyter.widget-view+json" in widget
+    assert 'class="harness-static harness-reopen"' in note["text/html"]
+    assert "relancez les cellules" in note["text/html"]

@@ -102,10 +102,24 @@ def test_the_package_turns_the_news_pop_up_off() -> None:
     import json
 
     shipped = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
-    (source, target), = shipped.items()
-    assert target == "etc/jupyter/labconfig/page_config.d/harness_lib.json"
+    source = {target: source for source, target in shipped.items()}[
+        "etc/jupyter/labconfig/page_config.d/harness_lib.json"]
     config = json.loads((ROOT / source).read_text(encoding="utf-8"))
     assert config["disabledExtensions"]["@jupyterlab/apputils-extension:announcements"] is True
+
+
+def test_every_kernel_of_the_install_says_which_cell_to_run_first() -> None:
+    """IPython reads sys.prefix/etc/ipython: each kernel loads the course's extension
+    (playground/fresh_kernel.py), which names the cell to run after a NameError."""
+    import importlib
+    import json
+
+    shipped = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
+    source = {target: source for source, target in shipped.items()}[
+        "etc/ipython/ipython_kernel_config.json"]
+    config = json.loads((ROOT / source).read_text(encoding="utf-8"))
+    extension, = config["InteractiveShellApp"]["extensions"]
+    assert callable(importlib.import_module(extension).load_ipython_extension)
 
 
 def test_runtime_python_is_one_the_package_supports() -> None:

@@ -1102,7 +1102,9 @@ def test_a_player_draws_and_steps_in_voila(voila: str, browser: Browser) -> None
     sync_api.expect(page.get_by_text("HTTP 400").first).to_be_visible()  # the verdict
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "voila.png"), full_page=True)
-    assert page.locator(".harness-static").first.is_hidden()  # the live players replace it
+    # The live widgets replace their static copies and notes (renderer.css).
+    assert page.locator(".harness-static").count() > 0
+    assert page.locator(".harness-static:visible").count() == 0
     page.close()
     # Voilà's own template asks a CDN for its icon font (refused here, not needed).
     others = [url for url in browser.external if "fontawesome-free" not in url]
@@ -1138,6 +1140,9 @@ def test_an_html_export_opened_offline_draws_every_players_copy(browser: Browser
       return imgs.length === n && imgs.every((img) => img.complete && img.naturalWidth > 0);
     }""", arg=COPIES, timeout=RUN_TIMEOUT_MS)
     assert page.locator(".harness-static pre.harness-mermaid").count() == 0
+    # The note that a widget needs its kernel says nothing to an export's reader: hidden.
+    assert page.locator(".harness-reopen").count() == len(EXPORTED)
+    assert page.locator(".harness-reopen:visible").count() == 0
     sync_api.expect(page.locator(".harness-static details")).to_have_count(len(EXPORTED))
     sync_api.expect(page.locator(".harness-static details").last).to_contain_text(
         "API → Harness", use_inner_text=False)  # send()'s transcript, folded

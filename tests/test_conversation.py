@@ -283,8 +283,9 @@ def test_send_draws_its_diagram_with_the_course_widget_and_leaves_a_static_copy(
     # Viewers without widgets read the text version; an export, the static copy.
     assert drawn["text/plain"] == state["transcript"] and "API → Harness" in state["transcript"]
     page = copy["text/html"]
-    assert page.startswith('<div class="harness-static" lang="fr">') and "Version texte" in page
-    assert f'<pre class="harness-mermaid">{html.escape(mermaid)}</pre>' in page
+    assert page.startswith('<div class="harness-static harness-reopen" lang="fr"')  # its note
+    assert '<div class="harness-static" lang="fr">' in page and "Version texte" in page
+    assert f'<pre class="harness-mermaid" hidden="hidden">{html.escape(mermaid)}</pre>' in page
     assert html.escape(state["transcript"]) in page
     assert "document.currentScript" in page  # static.js, which draws it offline
 

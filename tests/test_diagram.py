@@ -202,7 +202,8 @@ def test_directives_in_a_readme_a_mission_and_a_reply_never_reach_mermaid() -> N
     assert "%%{" not in state(d, len(d.steps)).mermaid.split("\n", 1)[1]  # but our own look
     drawn = [line for line in whole.splitlines() if ARROW_LINE.match(line)]
     assert len(parse(whole).steps) == len(d.steps) == len(drawn)
-    static = re.findall(r'<pre class="harness-mermaid">(.*?)</pre>', static_html(d), re.DOTALL)
+    static = re.findall(r'<pre class="harness-mermaid" hidden="hidden">(.*?)</pre>', static_html(d),
+                        re.DOTALL)
     assert len(parse(html_module.unescape(static[0])).steps) == len(d.steps)
     assert parse(whole).title == d.title and "%%{init" in d.title  # said, as text, and cut
 

@@ -329,9 +329,14 @@ def test_static_copy_for_exports(monkeypatch) -> None:
     copy = html.unescape(static.data)
     assert 'class="harness-static"' in copy and arrows(copy) == 16  # the whole diagram
     assert HIGHLIGHT not in copy  # nothing highlighted
-    assert '<pre class="harness-mermaid">flowchart LR' in copy  # and the hub view
+    assert '<pre class="harness-mermaid" hidden="hidden">flowchart LR' in copy  # and the hub view
     assert 'application/x-harness-mermaid">' in static.data  # the library, for exports
-    assert "<details><summary>Version texte</summary>" in copy and "Étape 16/16" in copy
+    # Undrawn (no script runs), the text version is read instead, open; never Mermaid's text.
+    assert "<details open><summary>Version texte</summary>" in copy and "Étape 16/16" in copy
+    assert copy.count("<pre") == copy.count("<pre class=\"harness-mermaid\" hidden=\"hidden\">") + 1
+    # First, what a notebook reopened without its kernel says (hidden below a live widget).
+    assert copy.startswith('<div class="harness-static harness-reopen" lang="fr"')
+    assert "relancez les cellules (menu Run › Run All Cells)" in copy
 
 
 def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
@@ -353,8 +358,10 @@ def test_an_html_export_shows_each_players_static_copy(tmp_path) -> None:
     assert len(copies) == 2
     names = ("Deux tours de function calling", "Un outil qui échoue")
     for copy, name in zip(copies, names, strict=True):
-        assert name in copy and '<pre class="harness-mermaid">sequenceDiagram' in copy
-        assert '<pre class="harness-mermaid">flowchart LR' in copy and "Version texte" in copy
+        assert name in copy
+        assert '<pre class="harness-mermaid" hidden="hidden">sequenceDiagram' in copy
+        assert '<pre class="harness-mermaid" hidden="hidden">flowchart LR' in copy
+        assert "Version texte" in copy
     # the bundled Mermaid, once: what draws the copies offline (tests/test_browser.py)
     assert page.count('<script type="application/x-harness-mermaid">') == 1
 

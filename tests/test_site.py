@@ -174,11 +174,17 @@ KERNEL_IDLE = """(path) => {
 }"""
 
 
+# The notebook the learner was on, which the site's address opens (site/one-notebook.js).
+FORGET_LAST = "localStorage.removeItem('harness-notebook')"
+
+
 def open_in_site(context: Any, url: str, name: str) -> Notebook:
-    """00 from the site's address (it opens on 00 by itself), the others from the site."""
+    """00 from the site's address (as on a first visit, it opens on 00), the others from
+    the site."""
     path = f"notebooks/{name}"
     page = context.new_page()
     if name.startswith("00"):
+        page.add_init_script(FORGET_LAST)  # in each document this page loads, first
         page.goto(f"{url}/")
     else:
         page.goto(f"{url}/lab/index.html?reset")

@@ -170,15 +170,18 @@ def static_html(diagram: Diagram) -> str:
     """The whole diagram, its hub view and its text version, for HTML exports and
     viewers without a kernel.
 
-    Diagrams are Mermaid text in `<pre class="harness-mermaid">`, readable as it is;
-    `player/static.py` adds what draws them offline (the bundled Mermaid). Not
-    nbconvert's own `jp-Mermaid` form: its export hides that text until a CDN draws it.
+    Diagrams are Mermaid text in `<pre class="harness-mermaid" hidden="hidden">` (a value:
+    Lab's sanitizer drops an empty `hidden`): never shown as text (its `%%` lines are no
+    reading); `player/static.py` adds what draws them (the
+    bundled Mermaid), and where nothing draws them (a page that runs no script: a
+    notebook the site reopened), the text version, open, says the same. Not nbconvert's
+    own `jp-Mermaid` form: its export hides that text until a CDN draws it.
     """
     whole, hub = to_mermaid(diagram, highlight=False), hub_mermaid(diagram)
     return (f'<div class="{STATIC_CLASS}" lang="fr">'
             f'<p><b>{html.escape(diagram.title or "Diagramme")}'
             f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
-            f"<p>La même exécution, le harness au centre (vue hub) :</p>"
+            f"<p hidden=\"hidden\">La même exécution, le harness au centre (vue hub) :</p>"
             f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
 
 
@@ -187,7 +190,7 @@ def static_figure_html(mermaid: str, text: str, title: str) -> str:
     a player's: for HTML exports and viewers without a kernel.
 
     >>> page = static_figure_html("sequenceDiagram", "1. U → H : <b>", "Conversation")
-    >>> '<pre class="harness-mermaid">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
+    >>> 'hidden="hidden">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
     (True, True)
     """
     return (f'<div class="{STATIC_CLASS}" lang="fr">'
@@ -196,11 +199,12 @@ def static_figure_html(mermaid: str, text: str, title: str) -> str:
 
 
 def _mermaid_block(mermaid: str) -> str:
-    return f'<pre class="harness-mermaid">{html.escape(mermaid)}</pre>'
+    return f'<pre class="harness-mermaid" hidden="hidden">{html.escape(mermaid)}</pre>'
 
 
 def _text_version(text: str) -> str:
-    return (f'<details><summary>Version texte</summary><pre style="white-space:pre-wrap">'
+    """Open: read where the diagrams are not drawn (static.js folds it once they are)."""
+    return (f'<details open><summary>Version texte</summary><pre style="white-space:pre-wrap">'
             f"{html.escape(text)}</pre></details>")
 
 

@@ -117,6 +117,12 @@ class Targets:
         view = {"version_major": 2, "version_minor": 0, "model_id": self._view.model_id}
         return {"application/vnd.jupyter.widget-view+json": view, "text/plain": self.text()}
 
+    def _ipython_display_(self) -> None:
+        """The widget, then what a notebook reopened without its kernel says instead."""
+        from ..player import static
+
+        static.show(self._repr_mimebundle_())
+
 
 def _reaches(target: Target, result: object) -> bool:
     try:

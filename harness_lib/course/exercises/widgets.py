@@ -98,6 +98,12 @@ class _Exercise:
         view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
         return {"application/vnd.jupyter.widget-view+json": view, "text/plain": self.summary}
 
+    def _ipython_display_(self) -> None:
+        """The widget, then what a notebook reopened without its kernel says instead."""
+        from ..player import static
+
+        static.show(self._repr_mimebundle_())
+
     def _clicked(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """A click in a question's page (question.js): {event: "check" or "show", value:
         the answer given}. The answer is kept, then graded or the answer revealed."""

@@ -38,6 +38,7 @@ from ...tools import workspace_tools
 from ...trace import Run
 from ..drawing.run_notes import stop_reason
 from ..missions.scenarios import PRICE_TASK, example_workspace
+from ..player.static import Shown
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,8 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
 
     waiting = replay_with([], task, workspace, policy)
     if not isinstance(waiting, Pending):
-        return widgets.HTML("Aucune action n’attend de validation : la mission va à son terme.")
+        nothing_waits = "Aucune action n’attend de validation : la mission va à son terme."
+        return Shown(widgets.HTML(nothing_waits))
     decided: list[tuple[Pending, bool]] = []
     from ..playground.live import live_html
 
@@ -216,4 +218,5 @@ def approval_widget(task: str = PRICE_TASK, workspace: str = "prix",
 
     yes.on_click(lambda _: answer(True))
     no.on_click(lambda _: answer(False))
-    return widgets.VBox([history, current, buttons, result], _dom_classes=["harness-approval"])
+    return Shown(widgets.VBox([history, current, buttons, result],
+                              _dom_classes=["harness-approval"]))

@@ -32,6 +32,7 @@ from ...otel import OtelTrace, OtlpError, loads_otlp, looks_like_otlp
 from ...otel.importer import MAX_OTLP_BYTES
 from ...text import after_colon
 from ...trace import MAX_TRACE_BYTES, Trace, TraceError
+from ..player.static import Shown
 
 
 class TraceFileError(HarnessError):
@@ -132,4 +133,5 @@ def trace_picker() -> Any:
         shown.outputs = ({"output_type": "display_data", "metadata": {}, "data": data},)
 
     button.on_click(open_)
-    return w.VBox([w.HBox([upload, path, button]), shown], _dom_classes=["harness-trace-picker"])
+    return Shown(w.VBox([w.HBox([upload, path, button]), shown],
+                        _dom_classes=["harness-trace-picker"]))

@@ -1,11 +1,19 @@
 // A player's static copy draws itself where no live player does: in an HTML export
-// (nbconvert), opened offline. The library is in the page once, base64 in a script
-// block of type application/x-harness-mermaid (static.py). Where a live player
-// runs, nothing is drawn: in Lab, Notebook 7 and JupyterLite (their shell, a Lumino
-// widget of id "main"), and wherever stepper.css hides the copy (Voilà, VS Code).
+// (nbconvert), opened offline, and in a notebook Lab or the site reopens (trusted: its
+// scripts run), once the widget above says it cannot come back. The library is in the page
+// once, base64 in a script block of type application/x-harness-mermaid (static.py).
+// Where a live widget runs, nothing is drawn: renderer.css hides the copy below it. Where
+// no script runs (a notebook not trusted), the Mermaid text stays hidden and the text
+// version, open, says what the diagrams show.
 (() => {
   const copy = document.currentScript?.previousElementSibling;
-  if (!copy || document.querySelector("#main.lm-Widget")) return;
+  if (!copy) return;
+  // Lab, Notebook 7, JupyterLite: their shell, a Lumino widget of id "main".
+  const inApp = !!document.querySelector("#main.lm-Widget");
+  // The note that the widget needs its kernel (static.py) says nothing to an export's reader.
+  if (!inApp && copy.previousElementSibling?.classList.contains("harness-reopen")) {
+    copy.previousElementSibling.hidden = true;
+  }
   const KEY = "__harnessStatic";
   // As Lab does (and renderer.js): an <img> needs well-formed XML, void elements closed.
   const VOID = /<\s*(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b\s*([^>]*?)\s*\/?\s*>/gi;
@@ -35,10 +43,11 @@
     return globalThis.mermaid;
   }
   async function draw() {
-    if (!copy.checkVisibility()) return; // a live player's copy, hidden by stepper.css
+    if (!copy.checkVisibility()) return; // below a live widget: renderer.css hides it
     const mermaid = await (globalThis[KEY] ??= load());
     if (!mermaid) return;
-    for (const pre of copy.querySelectorAll("pre.harness-mermaid")) {
+    const blocks = [...copy.querySelectorAll("pre.harness-mermaid")];
+    for (const pre of blocks) {
       try {
         const { svg } = await mermaid.render(`harness-static-${Math.random().toString(36).slice(2)}`,
                                              pre.textContent);
@@ -46,12 +55,27 @@
           { src: `data:image/svg+xml,${encodeURIComponent(clean(svg))}`,
             alt: "Diagramme", className: "harness-static-drawing" });
         img.style.maxWidth = "100%";
+        pre.previousElementSibling?.removeAttribute("hidden"); // its title, if it has one
         pre.replaceWith(img);
       } catch (err) {
-        pre.title = `Mermaid : ${err?.message || err}`; // the text stays, readable
+        pre.title = `Mermaid : ${err?.message || err}`; // hidden: the text version says it
       }
     }
+    // Every diagram drawn: the text version folds, as under a live player.
+    if (!copy.querySelector("pre.harness-mermaid")) copy.querySelector("details")?.removeAttribute("open");
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", draw);
+  // In a Jupyter page, the widget above this copy gets a few seconds to come alive (then
+  // renderer.css hides the copy) or to say that it cannot; a copy still shown is drawn.
+  async function whenAlone() {
+    const output = copy.closest(".jp-OutputArea-child")?.previousElementSibling;
+    for (let waited = 0; waited < 8000; waited += 250) {
+      if (!copy.checkVisibility()) return;
+      if (/Error displaying widget/.test(output?.textContent ?? "")) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await draw();
+  }
+  if (inApp) whenAlone();
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", draw);
   else setTimeout(draw, 500); // a live page: let the widgets' style arrive first
 })();

@@ -1,14 +1,26 @@
-"""A player's (or a figure's) static copy, drawn without a kernel nor a network: for
-HTML exports.
+"""What a course widget leaves for pages where it cannot be drawn: an HTML export, a
+notebook reopened without its kernel (Lab the next day, the site after a reload).
+
+A widget lives in its kernel: reopened, its output reads « Error displaying widget:
+model not found » (Lab) or « Loading widget... » for good (the site). So each course
+widget is followed by a note, `NOTE`, in French, that says what to do (`show`,
+`Shown`): plain HTML, which every front end shows, even in a notebook it does not
+trust (there no script and no style sheet of an output runs);
+`renderer.css`, loaded with any live course widget, hides it below each widget that
+is drawn (`.harness-static`). A player's (or a figure's) note heads its static copy.
 
 `charts.static_html` writes the whole diagram, its hub view (Mermaid text) and the
 text version; `charts.static_figure_html` one diagram (send()'s, figure.py) and its
-text version. This adds `static.js`, which draws them with the bundled Mermaid where
-no live widget runs (an `nbconvert --to html` export, opened offline). The library
+text version. This adds, first, the note,
+then `static.js`, which draws them with the bundled Mermaid where no live widget runs:
+an `nbconvert --to html` export, opened offline; a notebook Lab or the site reopens
+(they trust one they saved), once its widget says it cannot come back. Where no script
+runs (a notebook not trusted), the Mermaid text stays hidden and the text version, open,
+says it. The library
 goes into the page once: base64 in the first static copy displayed in the kernel, and
 again whenever that cell runs again (its old output, and the library in it, are
 replaced). Known limit: clear that cell's output alone and the export shows the
-copies' Mermaid text, undrawn.
+copies' text versions, undrawn.
 
 >>> from harness_lib.course.drawing.mermaid import chapter_diagram
 >>> d = chapter_diagram("deux_tours")
@@ -16,13 +28,17 @@ copies' Mermaid text, undrawn.
 >>> [LIBRARY_TAG in static_copy(d, cell=c) for c in ("a", "b", "a")]
 [True, False, True]
 >>> _holder.clear()  # (this example's cells were not real ones)
+>>> Shown(["une", "vue"]).index("vue")  # a cell's value shown with its note: still the widget
+1
 """
 
 from __future__ import annotations
 
 import base64
+import html
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..drawing.charts import static_figure_html, static_html
 from ..drawing.diagram import Diagram
@@ -30,6 +46,9 @@ from .renderer import library_bytes
 
 LIBRARY_TAG = '<script type="application/x-harness-mermaid">'  # static.js looks for it
 _holder: list[str] = []  # the cell whose output carries the library, once one does
+NOTE = ("Ce contenu interactif a besoin de son noyau : relancez les cellules "
+        "(menu Run › Run All Cells).")
+NOTE_CLASS = "harness-static harness-reopen"  # renderer.css hides it below a live widget
 
 
 @cache
@@ -67,10 +86,40 @@ def static_figure(mermaid: str, text: str, title: str, cell: str | None = None) 
 
 
 def _drawn_offline(copy: str, cell: str | None) -> str:
-    """`copy`, then static.js, then the library if this cell is the one that carries it."""
+    """The note, `copy`, then static.js, then the library if this cell is the one that
+    carries it."""
     cell = current_cell() if cell is None else cell
     block = ""
     if not _holder or _holder[0] == cell:  # the first copy's cell, or that cell again
         _holder[:] = [cell]
         block = _library_block()
-    return copy + _script() + block
+    return note_html() + copy + _script() + block
+
+
+def note_html() -> str:
+    """The note: shown where the widget above it is not drawn."""
+    return (f'<div class="{NOTE_CLASS}" lang="fr" style="border-left:4px solid #b35c00;'
+            f'padding:2px 8px;margin:2px 0"><p style="margin:0">{html.escape(NOTE)}</p></div>')
+
+
+def show(shown: Any) -> None:
+    """Display `shown` (a widget, or the output bundle that shows one), then its note."""
+    from IPython.display import display
+
+    bundle = shown if isinstance(shown, dict) else shown._repr_mimebundle_()
+    display(bundle, raw=True)
+    display({"text/html": note_html()}, raw=True)
+
+
+class Shown:
+    """A widget a notebook shows as a cell's value (`approval_widget(...)`), with its note;
+    every attribute is the widget's own."""
+
+    def __init__(self, widget: Any) -> None:
+        self.widget = widget
+
+    def _ipython_display_(self) -> None:
+        show(self.widget)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["widget"], name)

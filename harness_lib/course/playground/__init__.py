@@ -6,6 +6,8 @@
     listing.py       messages[] as a listing, the refused field highlighted
     misconceptions.py  the classic mistake behind a refusal, explained in French
     live.py (+.js, .css)  live regions (status lines, verdicts) and the toggle's radio group
+    fresh_kernel.py  an IPython extension: a later cell run first in a new kernel names the
+                     cell to run (loaded by every kernel of the install: etc/ipython)
 
 Imports the harness, drawing/, missions/ and player/ (the players' text fitting, and
 the widget that draws send()'s diagram: player/figure.py).

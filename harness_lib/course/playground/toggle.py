@@ -37,7 +37,7 @@ from ...limits import MODEL_TIMEOUT
 from ...messages import Message
 from ...mock import MockModel, check_conversation
 from ...models import DEFAULT_MODEL, Completion, Model
-from ..player import figure
+from ..player import figure, static
 from ..player.renderer import library
 from .live import choice, live_html
 from .replies import cause_of, default_tools, outputs, render, tools_error, unexpected
@@ -112,7 +112,7 @@ class Playground:
         if cell is None or cell != self._shown_in:
             self._shown_in = cell
             library()  # the drawing library reaches the page now, before a player needs it
-            display(self.widget)
+            static.show(self.widget)  # and, for a reopened notebook, what to do
 
     _ipython_display_ = show
 
