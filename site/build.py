@@ -20,7 +20,10 @@ installs site/requirements.txt into it, and runs its second half there. What it 
    whole site is in the browser's cache, and it works with no network;
 7. course updates (site/updates.js): each notebook stamped with the version it is published
    as, the current ones listed in notebook-versions.json; a learner's older saved copy is
-   told, and offered the new version, theirs kept under another name.
+   told, and offered the new version, theirs kept under another name;
+8. below the NameError of a course name used before a notebook's first cell ran, the
+   French sentence JupyterLab's IPython extension says (site/fresh-kernel.js: Pyodide's
+   kernel reads no IPython configuration).
 
 The site loads nothing from another host: the kernel's pip fallback to PyPI is off.
 """
@@ -114,6 +117,7 @@ def build(out: Path) -> None:
     open_on_first(out)
     list_versions(out)
     announce_updates(out)
+    explain_fresh_kernels(out)
     lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
     trim_lock(lock)
     precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
@@ -181,6 +185,21 @@ def announce_updates(out: Path) -> None:
     """site/updates.js at the top of the lab page: an older saved copy is told and offered
     the new version."""
     script = (HERE / "updates.js").read_text(encoding="utf-8")
+    at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
+
+
+def explain_fresh_kernels(out: Path) -> None:
+    """site/fresh-kernel.js at the top of the lab page: below the NameError of a course name
+    used before the notebook's first cell, the sentence JupyterLab's IPython extension says
+    (harness_lib/course/playground/fresh_kernel.py, imported here to write it once)."""
+    sys.path.insert(0, str(ROOT))
+    from harness_lib.course.playground.fresh_kernel import course_names, hint
+
+    script = (HERE / "fresh-kernel.js").read_text(encoding="utf-8")
+    if "__NAMES__" not in script or "__SAY__" not in script:
+        raise SystemExit("site/build.py : site/fresh-kernel.js inattendu (__NAMES__, __SAY__)")
+    script = (script.replace("__NAMES__", json.dumps(sorted(course_names())))
+              .replace("__SAY__", json.dumps(" ".join(hint("@@NOM@@", {})), ensure_ascii=False)))
     at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
 
 

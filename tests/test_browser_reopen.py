@@ -158,11 +158,11 @@ def check_untrusted(lab: Any, notebook: Notebook, path: str, widgets: int) -> No
     screenshot(Notebook(page, "reouvert-lab-non-fiable", page.locator(".jp-NotebookPanel")))
 
 
-def check_later_cell_first(notebook: Notebook) -> None:
+def check_later_cell_first(notebook: Notebook, shot: str = "reouvert-nameerror") -> None:
     """A question's cell run first in the new kernel: its NameError names the cell to run."""
     index = cell_index(REOPENED.name, r'^question\("03-appels"\)')
     run_cells(notebook, index)
     said = plain(notebook.cell(index).locator(".jp-OutputArea-output").last.inner_text())
     assert "NameError" in said and "Ce noyau ne connaît pas encore « question »" in said, said
     assert "première cellule de code du notebook" in said and "Run › Run All Cells" in said
-    notebook.cell(index).screenshot(path=str(ARTIFACTS / "reouvert-nameerror.png"))
+    notebook.cell(index).screenshot(path=str(ARTIFACTS / f"{shot}.png"))

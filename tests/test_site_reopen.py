@@ -4,7 +4,8 @@ A reload: notebook 03 (a player, send()'s diagrams, questions, the toggle) runs 
 is saved in the browser, then the page is reloaded. Before anything runs: every widget
 left « Loading widget... » is followed by the French note that says what to do; no
 Mermaid source shows anywhere; every static copy is drawn (the site runs the scripts of
-a notebook it saved), its text version folded below. Screenshots, 1280 and 800 px
+a notebook it saved), its text version folded below; a question's cell run first says, below
+its NameError, which cell to run (site/fresh-kernel.js). Screenshots, 1280 and 800 px
 wide: tests/artifacts/reouvert-site-*.png.
 
 A return: two notebooks open, the page closed, the site's address opened again: one
@@ -39,6 +40,7 @@ from test_browser_reopen import (
     LIVE,
     REOPENED,
     SAVE,
+    check_later_cell_first,
     check_reopened,
     shown,
 )
@@ -87,6 +89,9 @@ def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:  # 
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
             screenshot(reloaded, f"-{width}")
+        # A later cell run first: the page (site/fresh-kernel.js) names the cell to run
+        # below the NameError, as the IPython extension does in Lab.
+        check_later_cell_first(reloaded, "reouvert-site-nameerror")
     finally:
         page.close()
 

@@ -10,7 +10,9 @@ imported yet; any other NameError keeps its traceback alone.
 
 Loaded by every IPython kernel of an environment where the package is installed:
 `jupyter-config/ipython_kernel_config.json` goes to `etc/ipython/` (pyproject.toml), which
-IPython reads at start. Not in the site: Pyodide's kernel reads no IPython configuration.
+IPython reads at start. Pyodide's kernel reads no IPython configuration: in the site,
+the page adds the same sentence below such an error (site/fresh-kernel.js, written by
+site/build.py from `course_names` and `hint`).
 
 >>> " ".join(hint("question", {})[0].split()[:8])  # (split: the no-break spaces too)
 'Ce noyau ne connaît pas encore « question'
