@@ -267,8 +267,10 @@ ASSESSED: tuple[Assessed, ...] = (
     Assessed("09-qui-arrete", 1, "05_conditions_arret.ipynb", S[4], "les limites du harness"),
     Assessed("09-messages-arret", 2, "05_conditions_arret.ipynb", S[4], "un arrêt propre, "
              "compté message par message"),
-    Assessed("09-observation", 1, "06_react.ipynb", S[5], "raisonnement, action, observation"),
-    Assessed("09-coexistent", 1, "06_react.ipynb", S[5], "machine à états et boucle ReAct"),
+    Assessed("09-observation", 1, "06_react.ipynb", S[5], "le cycle raisonnement, action, "
+             "observation"),
+    Assessed("09-coexistent", 1, "06_react.ipynb", S[5], "la machine à états et la boucle "
+             "ReAct"),
     Assessed("09-ligne-manquante", 2, "07_dans_le_code.ipynb", S[6], "la ligne de la première "
              "règle dans le code"),
     Assessed("09-sans-sortie", 1, "08_ecrire_la_boucle.ipynb", S[6], "la sortie, que seul le "
