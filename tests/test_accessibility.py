@@ -63,11 +63,17 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """One Lab for the module, every cell laid out: in Lab's default windowing mode a cell
     out of view is skipped by the browser (content-visibility), and axe cannot measure
     the contrast of what is not laid out."""
-    tmp = tmp_path_factory.mktemp("a11y")
-    tracker = "@jupyterlab/notebook-extension/tracker.jupyterlab-settings"
-    setting = tmp / "settings" / tracker
-    setting.parent.mkdir(parents=True)
-    setting.write_text(json.dumps({"windowingMode": "none"}))
+    yield from lab_with(tmp_path_factory.mktemp("a11y"), {})
+
+
+def lab_with(tmp: Path, settings: dict[str, dict[str, Any]]) -> Iterator[Lab]:
+    """A Lab in `tmp` with every cell laid out, and these settings of `@jupyterlab/`'s
+    plugins (name: values)."""
+    for name, value in {"notebook-extension/tracker": {"windowingMode": "none"},
+                        **settings}.items():
+        path = tmp / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
     yield from serving(tmp)
 
 

@@ -10,18 +10,16 @@ axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from jupyter_lab import Lab
-from test_accessibility import AXE, axe_violations, everything_open, opened
+from test_accessibility import AXE, axe_violations, everything_open, lab_with, opened
 from test_browser import (  # noqa: F401  (fixtures: browser, open_notebook)
     ARTIFACTS,
     browser,
     open_notebook,
-    serving,
 )
 
 pytestmark = pytest.mark.browser
@@ -35,14 +33,8 @@ SHOWN = {"controls": ".harness-controls", "diagram": ".harness-diagram",
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """One Lab in the dark theme, every cell laid out (test_accessibility.py's `lab`)."""
-    tmp = tmp_path_factory.mktemp("a11y-dark")
-    settings = tmp / "settings" / "@jupyterlab"
-    for name, value in (("notebook-extension/tracker", {"windowingMode": "none"}),
-                        ("apputils-extension/themes", {"theme": DARK})):
-        path = settings / f"{name}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(value))
-    yield from serving(tmp)
+    yield from lab_with(tmp_path_factory.mktemp("a11y-dark"),
+                        {"apputils-extension/themes": {"theme": DARK}})
 
 
 @pytest.mark.parametrize("stem", ["01_deux_tours", "04_boucle_complete", "07_dans_le_code"])
