@@ -176,14 +176,16 @@ RUN_ALL = """async ([start, players]) => {
     return true;
   };
   // The drawings the kernel sent: each player and each send() figure is a widget output
-  // followed by its static copy (player/static.py). Lab may not have rendered them yet.
+  // followed by its static copy (player/static.py), whose drawing sits in a
+  // class="harness-static" block; every other course widget is followed by the note alone
+  // (class="harness-static harness-reopen"). Lab may not have rendered them yet.
   const sent = () => {
     let n = 0;
     for (let i = 0; i < panel.content.model.cells.length; i++) {
       const outputs = panel.content.model.cells.get(i).outputs;
       for (let j = 0; outputs && j + 1 < outputs.length; j++) {
         const html = String(outputs.get(j + 1).data['text/html'] || '');
-        if (outputs.get(j).data[WIDGET] && html.includes('harness-static')) n++;
+        if (outputs.get(j).data[WIDGET] && html.includes('class="harness-static"')) n++;
       }
     }
     return n;
