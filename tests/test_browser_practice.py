@@ -19,6 +19,7 @@ from urllib.parse import unquote
 
 import pytest
 import test_browser
+from hand_played import play
 from test_browser import (
     ARTIFACTS,
     FIGURE,
@@ -32,7 +33,6 @@ from test_browser import (
     run_all,
     sync_api,
 )
-from test_suggestions import play
 
 pytestmark = pytest.mark.browser
 # test_browser.py's fixtures, shared here: one Lab server and one Chromium for this module.
