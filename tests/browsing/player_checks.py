@@ -36,6 +36,7 @@ from browsing.players import (
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 
+
 def check_player(player: Any, clicks: int = 3, keys: bool = True, lab: bool = True) -> list[View]:
     """From the start, « Suivante » moves the diagram and the note, with the controls and
     the current arrow in view (`lab`: in Lab's or Notebook 7's notebook panel);
