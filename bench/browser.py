@@ -2,7 +2,7 @@
 re-display of the same diagram; and « Run All » of each notebook until every drawing is
 drawn (`run_all`, below).
 
-JupyterLab in Debian's headless Chromium (the browser test's server, tests/jupyter_lab.py)
+JupyterLab in Debian's headless Chromium (the browser tests' server, tests/browsing/lab_server.py)
 opens a notebook holding the chapter's third diagram as a player, and a cell that
 displays one step's Mermaid text: what the old player did on every step, a kernel
 round trip and then Lab's render. For each step k, forward (1..N) then back (N-1..0):
@@ -27,7 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the browser test's Lab server
 
-from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, running_lab  # noqa: E402
+from browsing.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from browsing.lab_server import running_lab  # noqa: E402
 
 from harness_lib.course.drawing.mermaid import chapter_diagram  # noqa: E402
 

@@ -30,7 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the browser test's Chromium settings
 
-from jupyter_lab import CHROMIUM, NO_OTHER_HOST, free_port, leaves_loopback  # noqa: E402
+from browsing.chromium import CHROMIUM, NO_OTHER_HOST, leaves_loopback  # noqa: E402
+from browsing.lab_server import free_port  # noqa: E402
 
 TARGETS = {"first load": 10.0, "reload": 3.0}  # seconds to the kernel idle (issue 38)
 # Seconds since the navigation started, once the open notebook's kernel is idle (else null).

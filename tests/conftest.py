@@ -12,6 +12,9 @@ Every test gets, without asking:
   checkout (nbval's kernels, started before any fixture, get the session's one: the
   root conftest.py).
 
+The browser tests' fixtures (browser, lab, open_notebook, site, served, context…) come from
+the plugin tests/browsing/fixtures.py, loaded here: no test module imports them.
+
 Hypothesis runs without its per-example deadline (200 ms by default): on a busy CI
 machine a slow example is not a failure; speed targets live in bench/.
 """
@@ -26,6 +29,8 @@ from pathlib import Path
 import pytest
 from fake_server import FakeServer
 from hypothesis import settings
+
+pytest_plugins = ["browsing.fixtures"]
 
 settings.register_profile("course", deadline=None)
 settings.load_profile("course")

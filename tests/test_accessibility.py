@@ -1,7 +1,7 @@
 """The course for every learner (docs/accessibility.md): axe-core, real key presses, and
 what Chromium's accessibility tree says, in JupyterLab.
 
-One Lab server and one Chromium for the module (tests/test_browser.py's fixtures). For
+A Lab of its own (its settings) and one Chromium for the module (tests/browsing/). For
 01, 03, 04, 05 and 07: Run All, then every panel of the course opened and every player on
 its last step, then axe-core (WCAG 2.2 AA) on the course's outputs: no serious or critical
 violation. In 01 and 03, with real key presses and the accessibility tree (CDP
@@ -22,70 +22,29 @@ axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
 from __future__ import annotations
 
 import base64
-import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from jupyter_lab import Lab
-from test_browser import (  # noqa: F401  (fixtures: browser, open_notebook)
-    ARTIFACTS,
-    PLAYER,
-    ROOT,
-    STEP,
-    VIEWPORT,
-    Notebook,
-    browser,
-    failures,
-    open_notebook,
-    run_all,
-    serving,
-    sync_api,
-    wait_for_players,
-)
+from browsing import ARTIFACTS
+from browsing.axe import AXE, CHECKED, axe_violations, check_french, everything_open, opened
+from browsing.chromium import VIEWPORT
+from browsing.drawings import PLAYER
+from browsing.labs import LabFolder, lab_with
+from browsing.notebook import Notebook
+from browsing.players import STEP
 
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 pytestmark = pytest.mark.browser
-
-AXE = ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-# The course's own outputs (its widgets, its HTML): Lab's own chrome is not ours.
-COURSE = ".jp-Notebook .jp-OutputArea-output"
-ROOTS = (".harness-player, .harness-figure, .harness-exercise, .harness-toggle, "
-         ".harness-status, .harness-approval, .harness-targets-view")
-NOTEBOOKS = ["01_deux_tours", "03_erreur_observation", "04_boucle_complete",
-             "05_conditions_arret", "07_dans_le_code"]
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabFolder]:
     """One Lab for the module, every cell laid out: in Lab's default windowing mode a cell
     out of view is skipped by the browser (content-visibility), and axe cannot measure
     the contrast of what is not laid out."""
     yield from lab_with(tmp_path_factory.mktemp("a11y"), {})
-
-
-def lab_with(tmp: Path, settings: dict[str, dict[str, Any]]) -> Iterator[Lab]:
-    """A Lab in `tmp` with every cell laid out, and these settings of `@jupyterlab/`'s
-    plugins (name: values)."""
-    for name, value in {"notebook-extension/tracker": {"windowingMode": "none"},
-                        **settings}.items():
-        path = tmp / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(value))
-    yield from serving(tmp)
-
-
-def path_of(stem: str) -> Path:
-    return ROOT / "notebooks" / f"{stem}.ipynb"
-
-
-def opened(open_notebook: Any, stem: str) -> Notebook:  # noqa: F811
-    notebook = open_notebook(f"notebooks/{stem}.ipynb")
-    assert not failures(run_all(notebook), notebook)
-    wait_for_players(notebook, path_of(stem))
-    return notebook
 
 
 # ---------------------------------------------------------------- Chromium's tree
@@ -132,45 +91,6 @@ def words(text: str) -> str:
 
 # ---------------------------------------------------------------- the course opened wide
 
-def everything_open(notebook: Notebook) -> None:
-    """Every <details> of the course open, every player on its last step (End)."""
-    page = notebook.page
-    page.evaluate(f"""() => document.querySelectorAll('{COURSE} details')
-                              .forEach((d) => {{ d.open = true; }})""")
-    players = notebook.panel.locator(PLAYER)
-    for i in range(players.count()):
-        player = players.nth(i)
-        player.evaluate("p => p.focus()")
-        page.keyboard.press("End")
-        sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape (\d+) sur \1\b"))
-        sync_api.expect(player.locator(".harness-diagram img")).to_be_attached()
-
-
-# axe measures contrast only where an element is on screen (not clipped by the notebook's
-# scroller): each output is scrolled into a tall window and checked on its own.
-AXE_RUN = (Path(__file__).parent / "axe_run.js").read_text("utf-8")
-
-
-
-def axe_violations(notebook: Notebook) -> list[str]:
-    """axe-core's serious and critical WCAG 2.2 A/AA violations in the course's outputs."""
-    page = notebook.page
-    page.add_script_tag(path=str(AXE))
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": 2400})
-    # Lab's <body> is 0 px high (its shell is absolutely placed) with overflow: hidden, so
-    # axe would take every static element for clipped and skip its contrast: given its
-    # real height while axe looks, nothing moves on screen.
-    page.evaluate("() => { document.body.style.height = '100vh'; }")
-    try:
-        result = page.evaluate(AXE_RUN, [COURSE, WCAG])
-    finally:
-        page.evaluate("() => { document.body.style.height = ''; }")
-        page.set_viewport_size(VIEWPORT)
-    # axe read the course: the text of its outputs passed the contrast check, node by node.
-    assert result["checked"] > 2 * result["outputs"] > 0, f"axe n’a presque rien vérifié : {result}"
-    return [f"{v['id']} ({v['impact']}) {v['help']} : {v['where']}" for v in result["violations"]
-            if v["impact"] in ("serious", "critical")]
-
 
 def screenshots(notebook: Notebook, player: Any) -> None:
     """The first player and what follows it, at 1280 and 800 px, focus ring on « Suivante »."""
@@ -184,8 +104,8 @@ def screenshots(notebook: Notebook, player: Any) -> None:
     notebook.page.set_viewport_size(VIEWPORT)
 
 
-@pytest.mark.parametrize("stem", NOTEBOOKS)
-def test_axe_finds_no_serious_violation_in_the_course(open_notebook: Any, stem: str) -> None:  # noqa: F811
+@pytest.mark.parametrize("stem", CHECKED)
+def test_axe_finds_no_serious_violation_in_the_course(open_notebook: Any, stem: str) -> None:
     if not AXE.exists():
         pytest.skip(f"axe-core absent ({AXE}) : npm install --no-save --prefix build/axe "
                     "axe-core@4.14.1")
@@ -271,14 +191,6 @@ def check_zoom(notebook: Notebook, player: Any) -> None:
 
 
 # ---------------------------------------------------------------- keys and voice
-
-def check_french(notebook: Notebook) -> None:
-    """Every course widget, and the Markdown around, resolves to lang="fr"."""
-    langs = notebook.page.evaluate(f"""() => [...document.querySelectorAll(
-        '{ROOTS}, .jp-MarkdownCell .jp-RenderedMarkdown')]
-        .map((e) => [e.className, e.closest('[lang]')?.lang])""")
-    assert langs, "aucun widget du cours"
-    assert [x for x in langs if x[1] != "fr"] == []
 
 
 def check_keys_and_voice(notebook: Notebook) -> None:

@@ -14,13 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from jupyter_lab import Lab
-from test_accessibility import AXE, axe_violations, everything_open, lab_with, opened
-from test_browser import (  # noqa: F401  (fixtures: browser, open_notebook)
-    ARTIFACTS,
-    browser,
-    open_notebook,
-)
+from browsing import ARTIFACTS
+from browsing.axe import AXE, axe_violations, everything_open, opened
+from browsing.labs import LabFolder, lab_with
 
 pytestmark = pytest.mark.browser
 
@@ -31,14 +27,15 @@ SHOWN = {"controls": ".harness-controls", "diagram": ".harness-diagram",
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """One Lab in the dark theme, every cell laid out (test_accessibility.py's `lab`)."""
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabFolder]:
+    """A Lab of its own in the dark theme, every cell laid out (test_accessibility.py's
+    `lab`): a theme is the whole server's setting."""
     yield from lab_with(tmp_path_factory.mktemp("a11y-dark"),
                         {"apputils-extension/themes": {"theme": DARK}})
 
 
 @pytest.mark.parametrize("stem", ["01_deux_tours", "04_boucle_complete", "07_dans_le_code"])
-def test_axe_finds_no_contrast_violation_in_the_dark_theme(open_notebook: Any,  # noqa: F811
+def test_axe_finds_no_contrast_violation_in_the_dark_theme(open_notebook: Any,
                                                            stem: str) -> None:
     if not AXE.exists():
         pytest.skip(f"axe-core absent ({AXE}) : npm install --no-save --prefix build/axe "

@@ -1,11 +1,12 @@
 """The course in a real browser: JupyterLab in headless Chromium runs every notebook.
 
-One Lab server (tests/jupyter_lab.py: on 127.0.0.1, a free port, a token, its root a
-temporary copy of notebooks/ and harness_lib/, so the committed files are never
-touched) and one Chromium (Debian's, driven by Playwright; never `playwright install`)
-serve the whole module. For each notebook: open it, run all cells, wait until every
-code cell has run, then check what a learner would see: no error (in a cell, or in a
-widget callback), every Mermaid diagram drawn, the toggle in mock mode, the API's
+The session's shared Lab server (tests/browsing/: on 127.0.0.1, a free port, a token;
+this module works in its own folder there, a temporary copy of notebooks/ and
+harness_lib/, so the committed files are never touched) and one Chromium (Debian's,
+driven by Playwright; never `playwright install`) serve the whole module. For each
+notebook: open it, run all cells, wait until every code cell has run, then check what
+a learner would see: no error (in a cell, or in a widget callback), every Mermaid
+diagram drawn, the toggle in mock mode, the API's
 « preceeding » refusal where the text announces it, and each `# ✏️` cell that sends
 messages[]: edited like a learner would (dropping the assistant message), it must
 bring that refusal. Every player, at 1280 and at 800 px: « Suivante », « Précédente »
@@ -33,589 +34,84 @@ learner's edit of messages[] must reach send(); a cell that fails and a send() o
 garbage, run below a player, must leave the player, the toggle and the kernel usable;
 « Lecture » respects prefers-reduced-motion. About 15 minutes here for the eight
 notebooks in Lab, 10 more in Notebook 7 (a loaded 2-core machine). Without
-/usr/bin/chromium the module is skipped.
+/usr/bin/chromium its tests are skipped.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 import nbformat
 import pytest
-from jupyter_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL, ROOT, Lab, running_lab
+from browsing import ARTIFACTS, ROOT
+from browsing.chromium import RUN_TIMEOUT_MS, Browser
+from browsing.drawings import (
+    FIGURE,
+    FIGURE_DIAGRAM,
+    NOTEBOOKS,
+    PLAYER,
+    PLAYER_DIAGRAM,
+    REFUSED,
+    check_figures,
+    expected_players,
+    mermaid_counts,
+    mermaid_fences,
+    sends,
+    wait_for_diagrams,
+    wait_for_drawings,
+    wait_for_players,
+)
+from browsing.labs import LabFolder, lab_of_its_own
+from browsing.notebook import (
+    CELLS,
+    IDLE,
+    Notebook,
+    failures,
+    kernel_errors,
+    opening,
+    run_all,
+    screenshot,
+)
+from browsing.player_checks import (
+    check_hub,
+    check_play_while_busy,
+    check_player,
+    check_players,
+    check_reduced_motion,
+    check_toggle_is_mock,
+)
+from browsing.players import (
+    MOCK_STATUS,
+    STATUS,
+    STEP,
+    TOGGLE,
+    button,
+    moved,
+    player_view,
+    readable,
+    rewind,
+    to_top,
+)
 
-if not CHROMIUM.exists():
-    pytest.skip("installez chromium (apt-get install chromium) pour activer ce test",
-                allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-ARTIFACTS = ROOT / "tests" / "artifacts"
-VIEWPORT = {"width": 1280, "height": 900}
-WIDTHS = (1280, 800)  # a laptop, and a narrow window (or a zoomed page)
-TIMEOUT_MS = 60_000  # any single wait; a whole notebook run gets RUN_TIMEOUT_MS
-RUN_TIMEOUT_MS = 240_000
-# expect() waits 5 s by default: too short for a widget view on a loaded CI machine.
-sync_api.expect.set_options(timeout=TIMEOUT_MS)
-FENCE = re.compile(r"^```mermaid[ \t]*$", re.MULTILINE)
-
-# How the test finds the widgets' parts: the harness-* classes that player.py, stepper.js
-# and playground.py put on them, and the controls' accessible names (what a screen
-# reader says, and what a learner reads), not their layout.
-PLAYER = ".harness-player"  # the whole player; it takes the keys once focused
-CONTROLS = ".harness-controls"  # the row of buttons, slider and « étape k sur N »
-STEP = ".harness-step"  # « étape k sur N » (.harness-announce is what a screen reader hears)
 MATHS = "mjx-container, .MathJax"  # a formula typeset by MathJax (Lab's LaTeX)
-TEXT = ".harness-text"  # the current step's status, note and context bar
-TOGGLE = ".harness-toggle"  # the mock/real ToggleButtons
-STATUS = ".harness-status"  # the HTML under the toggle that says which model answers
-DIAGRAM = ".jp-RenderedMermaid img"
-# The player's drawing: its own (stepper.js, the bundled Mermaid), not Lab's Mermaid.
-PLAYER_DIAGRAM = ".harness-diagram .harness-drawing img"
-# send()'s conversation diagram: drawn by the course too (player/figure.py, stepper.js).
-FIGURE = ".harness-figure"
-FIGURE_DIAGRAM = ".harness-figure .harness-drawing img"
-REFUSED = ".jp-RenderedMermaid.jp-mod-warning, .harness-drawing.harness-refused"
-MIN_TEXT_PX = 12.5  # the smallest arrow label a player may draw (body text: 14 px, Lab UI: 13 px)
-MOCK_STATUS = "Modèle simulé : réponses calculées hors ligne"
-
-
-# ---------------------------------------------------------------- the Lab server
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    yield from serving(tmp_path_factory.mktemp("lab"), self_tests=True)
-
-
-def serving(tmp: Path, self_tests: bool = False, disabled: tuple[str, ...] = ()) -> Iterator[Lab]:
-    """A Lab server (`disabled`: extensions turned off) on a copy of the notebooks."""
-    root = tmp / "root"
-    # The notebooks and what they may link to, copied: Lab autosaves, the repo stays clean.
-    shutil.copytree(ROOT / "notebooks", root / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    if self_tests:
-        write_self_tests(root / "selftest")
-    try:
-        with running_lab(tmp, root, disabled=disabled) as server:
-            yield server
-    except RuntimeError as err:  # it did not start: say why
-        pytest.fail(str(err))
-
-
-# ---------------------------------------------------------------- the browser
-
-@dataclass
-class Browser:
-    context: Any
-    external: list[str] = field(default_factory=list)  # requests aborted, this test
-    seen: set[str] = field(default_factory=set)  # every host aborted, the whole module
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = chromium.new_context(viewport=VIEWPORT)
-        context.set_default_timeout(TIMEOUT_MS)
-        state = Browser(context)
-
-        def route(route: Any) -> None:
-            host = urlsplit(route.request.url).hostname or ""
-            if host in LOCAL or route.request.url.startswith(("data:", "blob:", "file:")):
-                route.continue_()
-            else:
-                state.external.append(route.request.url)
-                state.seen.add(host)
-                route.abort()
-
-        context.route("**/*", route)
-        yield state
-        chromium.close()
-
-
-# In the page: a listener on the kernel's messages keeps every error it sends,
-# including those of widget callbacks, which no cell shows.
-LISTEN = """() => {
-  const panel = window.jupyterapp.shell.currentWidget;
-  window.harnessErrors = [];
-  panel.sessionContext.session.kernel.iopubMessage.connect((_, msg) => {
-    const c = msg.content;
-    if (msg.header.msg_type === 'error') window.harnessErrors.push(c.ename + ': ' + c.evalue);
-    const stderr = msg.header.msg_type === 'stream' && c.name === 'stderr';
-    if (stderr && /Traceback|Exception/.test(c.text)) window.harnessErrors.push(c.text);
-  });
-}"""
-READY = """(path) => {
-  const app = window.jupyterapp, panel = app && app.shell.currentWidget;
-  return !!(panel && panel.context && panel.context.path === path && panel.sessionContext
-            && panel.sessionContext.session && panel.sessionContext.session.kernel);
-}"""
-RUN_ALL = """async () => {
-  const app = window.jupyterapp, panel = app.shell.currentWidget;
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  app.shell.collapseLeft();
-  return await app.commands.execute('notebook:run-all-cells');
-}"""
-IDLE = """() => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  return kernel.status === 'idle';
-}"""
-# Each code cell: its execution count, its error outputs, whether it may raise.
-CELLS = """() => {
-  const cells = window.jupyterapp.shell.currentWidget.content.model.cells, out = [];
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells.get(i);
-    if (cell.type !== 'code') continue;
-    const outputs = cell.outputs.toJSON();
-    out.push({index: i, count: cell.executionCount, source: cell.sharedModel.getSource(),
-              tags: cell.getMetadata('tags') || [],
-              errors: outputs.filter(o => o.output_type === 'error')
-                             .map(o => o.ename + ': ' + o.evalue)});
-  }
-  return out;
-}"""
-
-
-@dataclass
-class Notebook:
-    page: Any
-    name: str
-    panel: Any  # the notebook's own tab: every lookup stays inside it
-
-    def cell(self, index: int) -> Any:
-        return self.panel.locator(".jp-Cell").nth(index)
-
-
-# reset: a fresh workspace, or Lab would reopen the previous test's notebooks too.
-# Notebook 7, served by the same server, shows one notebook a page, with Lab's shell
-# API (window.jupyterapp.shell.currentWidget) and DOM classes: the same checks apply.
-UI_URLS = {"lab": "lab/tree/{path}?reset&", "notebook7": "notebooks/{path}?"}
-
-
-@pytest.fixture
-def open_notebook(lab: Lab, browser: Browser) -> Iterator[Any]:
-    """open_notebook('notebooks/x.ipynb', ui='lab'|'notebook7') -> Notebook; its kernel is
-    shut down after."""
-    yield from opening(lab, browser)
-
-
-def opening(lab: Lab, browser: Browser) -> Iterator[Any]:
-    """What open_notebook yields, for any Lab server."""
-    pages: list[Any] = []
-    browser.external.clear()
-    if lab.progress is not None:  # each test starts the course afresh: no earlier answer
-        lab.progress.unlink(missing_ok=True)
-
-    def open_(path: str, ui: str = "lab") -> Notebook:
-        page = browser.context.new_page()
-        pages.append(page)
-        # WebSockets escape context.route: record those that leave too.
-        page.on("websocket", lambda ws: None if urlsplit(ws.url).hostname in LOCAL
-                else browser.external.append(ws.url))
-        page.goto(f"{lab.url}/{UI_URLS[ui].format(path=path)}token={lab.token}")
-        page.wait_for_function(READY, arg=path)
-        page.evaluate(LISTEN)
-        panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
-        name = Path(path).name if ui == "lab" else f"nb7-{Path(path).name}"  # the screenshot's
-        return Notebook(page, name, page.locator(f"[id='{panel}']"))
-
-    yield open_
-    for page in pages:
-        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
-        page.close()
-    assert not browser.external, f"requêtes hors de 127.0.0.1 : {browser.external}"
-
-
-def run_all(notebook: Notebook) -> list[dict[str, Any]]:
-    """Run all cells like Run > Run All Cells, wait for the kernel, return the cells' state."""
-    notebook.page.evaluate(RUN_ALL)
-    notebook.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
-    return notebook.page.evaluate(CELLS)
-
-
-def failures(cells: list[dict[str, Any]], notebook: Notebook) -> list[str]:
-    """What went wrong: cells not run, errors outside cells tagged raises-exception."""
-    found = []
-    for cell in cells:
-        first = cell["source"].strip().splitlines()[:1]
-        where = f"cellule {cell['index']} ({first[0][:60] if first else 'vide'})"
-        if cell["source"].strip() and cell["count"] is None:
-            found.append(f"{where} : pas exécutée")
-        if cell["errors"] and "raises-exception" not in cell["tags"]:
-            found.append(f"{where} : {cell['errors']}")
-    shown = notebook.panel.locator(".jp-OutputArea-output", has_text="Error displaying widget")
-    found += [f"widget : {text}" for text in shown.all_inner_texts()]
-    return found
-
-
-def kernel_errors(notebook: Notebook) -> list[str]:
-    return notebook.page.evaluate("() => window.harnessErrors")
-
-
-def wait_for_diagrams(notebook: Notebook, at_least: int) -> None:
-    """Every Mermaid block drawn (an <img>) or refused (jp-mod-warning), and enough of them."""
-    notebook.page.wait_for_function("""(n) => {
-      const root = window.jupyterapp.shell.currentWidget.node;
-      const blocks = [...root.querySelectorAll('.jp-RenderedMermaid')];
-      const drawn = blocks.filter(b => b.querySelector('img'));
-      const refused = blocks.filter(b => b.classList.contains('jp-mod-warning'));
-      return drawn.length + refused.length === blocks.length && drawn.length >= n;
-    }""", arg=at_least)
-
-
-def wait_for_drawings(notebook: Notebook, at_least: int, shot: Path) -> None:
-    """At least `at_least` diagrams drawn, by Lab and by the players, and none refused.
-
-    Waited for, not counted once: the source gives the least number of players (a cell may
-    show several: 5 cells, 7 players in 07), and a view that comes later than those shows
-    « Dessin en cours… » until its drawing is decoded (seen in CI: 6 of 7 drawn)."""
-    drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}")
-    if at_least:
-        sync_api.expect(drawn.nth(at_least - 1),
-                        f"{at_least} diagrammes attendus (capture : {shot})").to_be_attached()
-    refused = notebook.panel.locator(REFUSED).count()
-    assert refused == 0, f"{refused} diagramme(s) Mermaid illisible(s) (capture : {shot})"
-
-
-def mermaid_counts(notebook: Notebook) -> tuple[int, int]:
-    """(diagrams drawn, by Lab and by the players; diagrams Mermaid refused to draw)."""
-    drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}").count()
-    return drawn, notebook.panel.locator(REFUSED).count()
-
-
-def check_figures(where: Any, at_least: int) -> None:
-    """Every send() diagram in `where` (a page or a locator) drawn as a decoded image by
-    the course's own widget, none refused, and at least `at_least` of them; each keeps
-    its text version."""
-    figures = where.locator(FIGURE)
-    if at_least:
-        sync_api.expect(figures.nth(at_least - 1), "un diagramme de send() manque") \
-            .to_be_attached()
-    for i in range(figures.count()):
-        image = figures.nth(i).locator(".harness-drawing img")
-        sync_api.expect(image, "un diagramme de send() non dessiné").to_be_attached()
-        # A decodable SVG (not a broken image: Mermaid's SVG must be well-formed XML).
-        assert image.evaluate("(img) => img.decode().then(() => img.naturalWidth)") > 0
-        sync_api.expect(figures.nth(i).locator("summary")).to_have_text("Version texte")
-    assert where.locator(f"{FIGURE} .harness-refused").count() == 0
-
-
-# The notebook's scroller, and the height of its cells without the blank space Lab
-# adds below the last one (to scroll past the end).
-SCROLLER = "window.jupyterapp.shell.currentWidget.node.querySelector('.jp-WindowedPanel-outer')"
-CONTENT = f"() => [...{SCROLLER}.children].reduce((sum, child) => sum + child.offsetHeight, 0)"
-
-
-def screenshot(notebook: Notebook, suffix: str = "") -> Path:
-    """The whole notebook in one image: the window grows to the notebook's height."""
-    page, path = notebook.page, ARTIFACTS / f"{Path(notebook.name).stem}{suffix}.png"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    width = page.viewport_size["width"]
-    chrome = page.evaluate(f"() => window.innerHeight - {SCROLLER}.clientHeight")  # menus, bars
-    height = min(page.evaluate(CONTENT) + chrome + 20, 16_000)
-    page.set_viewport_size({"width": width, "height": height})
-    try:  # the notebook laid out again for the new height...
-        page.wait_for_function(f"() => {SCROLLER}.clientHeight >= {height - chrome}",
-                               timeout=10_000)
-    except sync_api.TimeoutError:
-        pass  # ...or a bar that came since took some of it (seen once, Notebook 7, in CI):
-        # this image is for people to look at, not a check; take it as it is
-    page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")  # Run All ended at the last cell
-    page.wait_for_function(f"() => {SCROLLER}.scrollTop === 0")
-    page.screenshot(path=str(path), full_page=True)
-    page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
-    return path
-
-
-# ---------------------------------------------------------------- players and toggle
-
-@dataclass(frozen=True)
-class View:
-    """One player as drawn now."""
-    step: int
-    total: int
-    src: str  # the shown drawing's <img> src (an SVG data URL)
-    text: str  # the shown status, note and context bar, as read on screen
-    text_px: float  # the smallest arrow label, as drawn on screen (0 in the hub view)
-    number: int  # the highest arrow number drawn (autonumber): the step shown (0: none)
-
-
-# In the page: the player's drawing now shown, and the size on screen of its smallest
-# arrow label: Mermaid's font size times the scale the browser applied to fit the image
-# in the cell.
-SHOWN = """([player, old]) => {
-  const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
-    .find(i => i.checkVisibility() && i.complete && i.src);
-  if (img && img.naturalWidth === 0) return {broken: img.src.slice(0, 3000)};  // not an image
-  if (!img || img.src === old) return null;
-  const svg = decodeURIComponent(img.src.split(',')[1]);
-  const sizes = [...svg.matchAll(/class="messageText"[^>]*?font-size: ?([0-9.]+)px/g)]
-    .map(m => +m[1]);
-  const scale = img.getBoundingClientRect().width / Number(img.getAttribute('width'));
-  const numbers = [...svg.matchAll(/class="sequenceNumber"[^>]*>([0-9]+)</g)].map(m => +m[1]);
-  return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0,
-          number: Math.max(0, ...numbers)};
-}"""
-# What the player shows, when its drawing does not come: for the failure message.
-SEEN = """(player) => ({
-  step: player.querySelector('.harness-step').textContent,
-  drawings: player.querySelectorAll('.harness-diagram .harness-drawing img').length,
-  shown: [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
-    .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length]),
-  area: player.querySelector('.harness-diagram .harness-drawing')?.className,
-  refused: player.querySelectorAll('.harness-refused').length,
-  prepared: player.querySelector('.harness-text').parentElement.dataset.prepared,
-  text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
-# Where the controls and the current arrow (the last one drawn, at the bottom of the
-# drawing) are, against the part of the notebook a learner sees.
-PLACES = """(player) => {
-  const panel = window.jupyterapp.shell.currentWidget.node;
-  const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel;
-  const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
-    .find(i => i.checkVisibility());
-  const box = scroller.getBoundingClientRect();
-  const seen = {top: Math.max(box.top, 0), bottom: Math.min(box.bottom, window.innerHeight)};
-  const controls = player.querySelector('.harness-controls').getBoundingClientRect();
-  return {seen, controls: controls.toJSON(), arrow: img.getBoundingClientRect().bottom};
-}"""
-
-
-def player_view(player: Any, old_src: str = "") -> View:
-    """Read the player once its drawing is shown and differs from old_src."""
-    try:
-        shown = player.page.wait_for_function(SHOWN, arg=[player.element_handle(), old_src])
-    except sync_api.TimeoutError:
-        seen = player.evaluate(SEEN)
-        pytest.fail(f"le diagramme du lecteur n'a pas été (re)dessiné : {seen}")
-    found = shown.json_value()
-    assert "broken" not in found, f"dessin illisible par le navigateur : {found}"
-    # The controls are another widget view: their label may come a moment after the drawing.
-    try:
-        sync_api.expect(player.locator(STEP)).to_have_text(re.compile(r"^étape \d+ sur \d+"))
-    except AssertionError:
-        pass  # the assert below says what was read
-    # textContent, not innerText: a cell that scrolled out of view in Notebook 7 is skipped
-    # by content-visibility, and its innerText may read as empty.
-    label = (player.locator(STEP).text_content() or "").strip()
-    step = re.match(r"étape (\d+) sur (\d+)", label)
-    assert step, f"libellé « étape k sur N » attendu, lu : {label!r}"
-    return View(int(step[1]), int(step[2]), found["src"], player.locator(TEXT).text_content() or "",
-                found["textPx"], found["number"])
-
-
-def moved(player: Any, step: int | None, old: View | None = None) -> View:
-    """Wait until the player shows `step` (None: any), drawing included. No kernel
-    round trip is awaited: stepping happens in the browser."""
-    if step is not None:
-        sync_api.expect(player.locator(STEP)).to_have_text(re.compile(rf"^étape {step} sur \d+"))
-    view = player_view(player, old.src if old is not None else "")
-    assert view.text.strip(), f"étape {view.step} : aucune note"  # every step says something
-    # The drawing of this step, not another one of the steps that share its Output.
-    assert view.number in (0, view.step), f"étape {view.step}, flèche {view.number} dessinée"
-    return view
-
-
-def in_view(player: Any) -> None:
-    """The controls and the current arrow fit in one view, the arrow below the controls:
-    with the controls at the top of the notebook, the learner sees both.
-
-    Measured as a span, not against the scroll position: in Lab's default windowing mode
-    (content-visibility), cells above the player get their real height only when the
-    browser draws them, so the player may move down while the test steps it (seen in
-    CI: the controls 330 px lower than where `to_top` had put them)."""
-    places = player.evaluate(PLACES)
-    seen, controls = places["seen"], places["controls"]
-    room = seen["bottom"] - seen["top"]
-    assert controls["bottom"] - controls["top"] <= room, \
-        f"commandes plus hautes que la vue : {places}"
-    assert controls["top"] <= places["arrow"] <= controls["top"] + room + 1, \
-        f"flèche courante hors de la vue, les commandes en haut : {places}"
-
-
-def readable(view: View) -> None:
-    assert view.text_px == 0 or view.text_px >= MIN_TEXT_PX, \
-        f"étape {view.step} : texte du diagramme à {view.text_px:.1f} px (< {MIN_TEXT_PX})"
-
-
-def button(player: Any, name: str) -> Any:
-    """A control by its accessible name (its visible text)."""
-    return player.locator(CONTROLS).get_by_role("button", name=name, exact=True)
-
-
-def to_top(player: Any) -> None:
-    """Scroll the notebook so that the player's controls are at the top, as a learner would."""
-    player.locator(CONTROLS).evaluate("e => e.scrollIntoView({block: 'start'})")
-
-
-def rewind(player: Any) -> View:
-    """Back to step 0 with « Début » (greyed out when already there)."""
-    to_top(player)
-    first = button(player, "Début")
-    if first.is_enabled():
-        first.click()
-    return moved(player, 0)
-
-
-def check_player(player: Any, clicks: int = 3, keys: bool = True, lab: bool = True) -> list[View]:
-    """From the start, « Suivante » moves the diagram and the note, with the controls and
-    the current arrow in view (`lab`: in Lab's or Notebook 7's notebook panel);
-    « Précédente » goes back; the keys do the same."""
-    views = [rewind(player)]
-    total = views[0].total
-    assert total >= 1, "un lecteur sans étape"
-    for step in range(1, min(clicks, total) + 1):
-        button(player, "Suivante").click()
-        views.append(moved(player, step, views[-1]))
-        if lab:
-            in_view(player)
-        readable(views[-1])
-    if len(views) > 2:  # a step may keep the note, not every step
-        assert len({v.text for v in views}) > 1, f"la note ne change pas : {views[0].text!r}"
-    if any(v.text_px for v in views):  # the sequence view: its arrows are numbered
-        assert any(v.number for v in views), "aucun numéro de flèche lu dans le dessin"
-    button(player, "Précédente").click()
-    back = moved(player, views[-2].step, views[-1])
-    assert back.text == views[-2].text and back.src == views[-2].src, "« Précédente » diffère"
-    if keys:
-        views += check_keys(player, back)
-    return views
-
-
-def check_keys(player: Any, start: View) -> list[View]:
-    """With the player focused: Home, End, ←, → step; Tab shows where the focus is.
-    It ends on the last step: the fullest drawing, for the screenshots."""
-    page = player.page
-    player.locator(STEP).click()  # a click in the player gives it the keys
-    views, total = [start], start.total
-    keys = [("End", total), ("ArrowLeft", total - 1), ("ArrowRight", total)]
-    for key, step in [("Home", 0)] * (start.step > 0) + keys:
-        page.keyboard.press(key)
-        views.append(moved(player, step, views[-1]))
-        in_view(player)
-        readable(views[-1])
-    # The keyboard focus is visible: Tab lands on « Début », which draws an outline.
-    page.keyboard.press("Tab")
-    outline = page.evaluate("() => { const s = getComputedStyle(document.activeElement);"
-                            " return [document.activeElement.textContent, s.outlineStyle,"
-                            " parseFloat(s.outlineWidth)]; }")
-    assert outline[1] != "none" and outline[2] >= 2, f"focus invisible : {outline}"
-    return views
-
-
-def check_hub(player: Any) -> None:
-    """« Hub » shows the same step with the harness at the centre; « Séquence » comes back."""
-    sequence = player_view(player)
-    button(player, "Hub").click()
-    hub = moved(player, sequence.step, sequence)
-    assert "flowchart" in unquote(hub.src) and hub.text == sequence.text
-    sync_api.expect(button(player, "Hub")).to_have_attribute("aria-pressed", "true")
-    button(player, "Séquence").click()
-    back = moved(player, sequence.step, hub)
-    assert back.src == sequence.src
-
-
-def check_accessible_names(player: Any) -> None:
-    """What a screen reader says: named controls, and each step as it changes."""
-    for name in ("Début", "Précédente", "Lecture", "Suivante", "Séquence", "Hub"):
-        sync_api.expect(button(player, name)).to_have_count(1)
-    # The step is announced with its note by the text part (tests/test_accessibility.py).
-    sync_api.expect(player.locator(".harness-announce")).to_have_attribute("aria-live", "polite")
-    slider = player.locator(CONTROLS).get_by_role("slider", name="Étape")
-    sync_api.expect(slider).to_have_attribute("aria-valuetext", re.compile(r"^étape \d+ sur \d+$"))
-
-
-# The kernel runs a cell that sleeps: busy until its execute request is done (its
-# status light may blink « idle » in between, as it answers other messages).
-BUSY = """(seconds) => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  const future = kernel.requestExecute({code: `import time; time.sleep(${seconds})`});
-  window.harnessBusy = true;
-  future.done.then(() => { window.harnessBusy = false; });
-}"""
-KERNEL_BUSY = "() => window.harnessBusy === true"
-KERNEL_DONE = "() => window.harnessBusy === false"
-
-
-def check_play_while_busy(player: Any) -> None:
-    """« Lecture » moves the diagram while the kernel is busy; « Pause » keeps the step."""
-    start = rewind(player)
-    player.page.evaluate(BUSY, 8)
-    button(player, "Lecture").click()
-    first = moved(player, 1, start)
-    second = moved(player, 2, first)
-    assert player.page.evaluate(KERNEL_BUSY), "le noyau n'était plus occupé : test sans objet"
-    button(player, "Pause").click()
-    paused = player_view(player)
-    assert paused.step >= second.step, "« Pause » a ramené le lecteur en arrière"
-    sync_api.expect(button(player, "Lecture")).to_have_count(1)
-    player.page.wait_for_function(KERNEL_DONE, timeout=RUN_TIMEOUT_MS)
-    player.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
-    assert player_view(player).step == paused.step, "l'étape a changé après la pause"
-
-
-def check_reduced_motion(player: Any) -> None:
-    """With « reduce motion » asked by the system, « Lecture » moves one step, no more."""
-    page = player.page
-    page.emulate_media(reduced_motion="reduce")
-    start = rewind(player)
-    play = button(player, "Lecture")
-    sync_api.expect(play).to_have_attribute("title", re.compile("Mouvement réduit"))
-    play.click()
-    moved(player, 1, start)
-    page.wait_for_timeout(1500)  # three intervals of the self-test's player: no animation
-    assert player_view(player).step == 1, "« Lecture » anime malgré prefers-reduced-motion"
-    sync_api.expect(button(player, "Lecture")).to_have_count(1)  # not « Pause »
-    page.emulate_media(reduced_motion="no-preference")
-
-
-def check_players(notebook: Notebook, path: Path, busy: bool = True) -> None:
-    """Every player, at each width: by button and by keyboard, in view, readable; the
-    first one also plays while the kernel is busy, and switches to the hub and back.
-    Each player, as left after its check, goes to tests/artifacts/ (look at them)."""
-    players = notebook.panel.locator(PLAYER)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = Path(notebook.name)
-    for width in WIDTHS:
-        notebook.page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
-        totals = []
-        for i in range(players.count()):
-            views = check_player(players.nth(i))
-            totals.append(views[0].total)
-            players.nth(i).screenshot(path=str(ARTIFACTS / f"{path.stem}-lecteur{i}-{width}.png"))
-        if players.count():
-            check_accessible_names(players.first)
-            check_hub(players.first)
-            longest = players.nth(totals.index(max(totals)))  # 07: the max-turns run
-            to_top(longest)
-            readable(player_view(longest))
-        screenshot(notebook, f"-{width}")
-    if busy and players.count():
-        check_play_while_busy(players.first)
-    notebook.page.set_viewport_size(VIEWPORT)
-
-
-def check_toggle_is_mock(notebook: Notebook) -> None:
-    """Every view of the toggle (one per cell that shows it) is on « Modèle simulé »."""
-    toggles, statuses = notebook.panel.locator(TOGGLE), notebook.panel.locator(STATUS)
-    sync_api.expect(statuses).to_have_count(toggles.count())
-    for i in range(toggles.count()):
-        active = toggles.nth(i).locator("button.mod-active")
-        sync_api.expect(active).to_have_text(re.compile("Modèle simulé"))
-        sync_api.expect(statuses.nth(i)).to_contain_text(MOCK_STATUS)
-        sync_api.expect(statuses.nth(i)).to_be_visible()
 
 
 # ---------------------------------------------------------------- self-tests
+
+@pytest.fixture(scope="module")
+def self_tests(lab: LabFolder) -> None:
+    """The self-tests' notebooks, in the module's folder of the Lab: selftest/."""
+    write_self_tests(lab.root / "selftest")
+
 
 def write_self_tests(folder: Path) -> None:
     """Two small notebooks whose expected results are known: they test this test."""
@@ -742,6 +238,7 @@ def check_knowing(player: Any, diagram: Any) -> None:
     sync_api.expect(button(player, "Appel suivant")).to_be_disabled()
 
 
+@pytest.mark.usefixtures("self_tests")
 def test_what_the_model_knows_before_and_after_each_call(open_notebook: Any) -> None:
     notebook = open_notebook("selftest/knowing.ipynb")
     cells = run_all(notebook)
@@ -754,6 +251,7 @@ def test_what_the_model_knows_before_and_after_each_call(open_notebook: Any) -> 
         players.nth(i).screenshot(path=str(ARTIFACTS / f"knowing-{i}.png"))
 
 
+@pytest.mark.usefixtures("self_tests")
 def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> None:
     notebook = open_notebook("selftest/mermaid.ipynb")
     cells = run_all(notebook)
@@ -770,6 +268,7 @@ def test_lab_renders_mermaid_and_the_checks_see_failures(open_notebook: Any) -> 
     assert screenshot(notebook).stat().st_size > 10_000
 
 
+@pytest.mark.usefixtures("self_tests")
 def test_player_toggle_and_a_learners_edit_in_lab(open_notebook: Any) -> None:
     notebook = open_notebook("selftest/widgets.ipynb")
     cells = run_all(notebook)
@@ -850,10 +349,6 @@ def rerun(notebook: Notebook, index: int) -> None:
 
 # ---------------------------------------------------------------- the course
 
-def mermaid_fences(path: Path) -> int:
-    nb = nbformat.read(path, as_version=4)
-    return sum(len(FENCE.findall(c.source)) for c in nb.cells if c.cell_type == "markdown")
-
 
 def display_formulas(path: Path) -> int:
     """The formulas the course means: $$…$$ blocks of its Markdown (04's quadratic cost)."""
@@ -866,38 +361,8 @@ def says(path: Path, text: str) -> bool:
     return any(text in c.source for c in nb.cells if c.cell_type == "markdown")
 
 
-def sends(path: Path) -> bool:
-    """Does a code cell call send()?"""
-    nb = nbformat.read(path, as_version=4)
-    return any(re.search(r"\bsend\(", c.source) for c in nb.cells if c.cell_type == "code")
-
-
 EDITABLE = "# ✏️"  # first line of the cells the course asks the learner to edit
 FORGET_ASSISTANT = 'reponse = send([m for m in messages if m["role"] != "assistant"])'
-
-
-def expected_players(path: Path) -> int:
-    """Code cells that build a player (Player(...) or run_live(...)) show at least one each."""
-    nb = nbformat.read(path, as_version=4)
-    return sum(1 for c in nb.cells if c.cell_type == "code"
-               and re.search(r"\b(?:Player|run_live)\(", c.source))
-
-
-def wait_for_players(notebook: Notebook, path: Path) -> Any:
-    """Every player the source builds is in the page, its first diagram drawn.
-
-    Counted from the source: a player that lost its class would otherwise be skipped.
-    Waited for: a widget's view may come after the kernel went idle on a loaded machine.
-    In Notebook 7 the drawing also proves the player's text/markdown fence: without it
-    the text/vnd.mermaid source would show as plain text."""
-    players = notebook.panel.locator(PLAYER)
-    if expected_players(path):
-        sync_api.expect(players.nth(expected_players(path) - 1), "lecteurs introuvables") \
-            .to_be_attached()
-    for i in range(players.count()):
-        sync_api.expect(players.nth(i).locator(PLAYER_DIAGRAM).first,
-                        "un lecteur sans diagramme dessiné").to_be_attached()
-    return players
 
 
 def editable_messages_cells(path: Path) -> list[int]:
@@ -997,12 +462,13 @@ NO_MERMAID = ("@jupyterlab/mermaid-extension",)
 
 
 @pytest.fixture(scope="module")
-def lab_without_mermaid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    yield from serving(tmp_path_factory.mktemp("lab-sans-mermaid"), disabled=NO_MERMAID)
+def lab_without_mermaid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabFolder]:
+    """A Lab of its own: an extension turned off is the whole server's page config."""
+    yield from lab_of_its_own(tmp_path_factory.mktemp("lab-sans-mermaid"), disabled=NO_MERMAID)
 
 
 @pytest.fixture
-def open_without_mermaid(lab_without_mermaid: Lab, browser: Browser) -> Iterator[Any]:
+def open_without_mermaid(lab_without_mermaid: LabFolder, browser: Browser) -> Iterator[Any]:
     yield from opening(lab_without_mermaid, browser)
 
 
@@ -1070,7 +536,7 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import subprocess
     import urllib.request
 
-    from jupyter_lab import free_port, lab_environ, wait_for
+    from browsing.lab_server import free_port, lab_environ, wait_for
 
     tmp = tmp_path_factory.mktemp("voila")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(VOILA),

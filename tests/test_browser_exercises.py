@@ -8,45 +8,26 @@ answer next to what the learner wrote. Only the notebook's first code cell (its
 imports) and the exercise's cells run, so the module takes about a minute.
 Screenshots of each exercise, 1280 and 800 px wide, go to tests/artifacts/.
 
-The Lab server, the browser and the notebook opener are tests/test_browser.py's.
+The Lab (this module's folder in the session's shared Lab), the browser and the notebook
+opener are tests/browsing/'s fixtures.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-# The fixtures, used by name as parameters below (hence the noqa: F811 on those lines).
-from test_browser import browser, lab, open_notebook  # noqa: F401
+from browsing import ARTIFACTS
+from browsing.chromium import WIDTHS
+from browsing.exercises import CHANGED, answer, cell_index, open_exercise, plain, run_cells
+from browsing.notebook import IDLE
 
 from harness_lib.course.exercises.answers import MultipleChoice
 from harness_lib.course.exercises.questions import QUESTIONS
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
-WIDTHS = (1280, 800)
-# Run one cell like Maj+Entrée: by its index, so a cell whose source is hidden runs too.
-RUN_CELL = """async (index) => {
-  const app = window.jupyterapp, panel = app.shell.currentWidget;
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  app.shell.collapseLeft();
-  panel.content.activeCellIndex = index;
-  await app.commands.execute('notebook:run-cell');
-}"""
-CHANGED = "([element, old]) => element.textContent !== old"  # exactly: no whitespace folding
-IDLE = """() => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  return kernel.status === 'idle';
-}"""
 
 
 @dataclass(frozen=True)
@@ -67,49 +48,6 @@ CASES = [
     Case("06_react.ipynb", "06-docs", 1, 2, "tant que le fichier"),
     Case("07_dans_le_code.ipynb", "07-missing-call", 0, 1, "refuse le deuxième appel"),
 ]
-
-
-def plain(text: str) -> str:
-    """Text as read, without French typography: no-break spaces as spaces, ’ as '."""
-    text = text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'")
-    return " ".join(text.split())
-
-
-def cell_index(notebook: str, pattern: str) -> int:
-    cells = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
-    return next(i for i, c in enumerate(cells) if c["cell_type"] == "code"
-                and re.search(pattern, "".join(c["source"]), re.M))
-
-
-def run_cells(notebook: Any, *indexes: int) -> None:
-    for index in indexes:
-        notebook.page.evaluate(RUN_CELL, index)
-        notebook.page.wait_for_function(IDLE)
-
-
-def open_exercise(opener: Any, name: str, *questions: str) -> tuple[Any, list[Any]]:
-    """Open `name`, run its imports and the cells that ask `questions`: (notebook, cells)."""
-    notebook = opener(f"notebooks/{name}")
-    indexes = [cell_index(name, rf'^question\("{q}"\)') for q in questions]
-    run_cells(notebook, cell_index(name, r"harness_lib"), *indexes)
-    cells = [notebook.panel.locator(".jp-Cell").nth(i) for i in indexes]
-    for cell in cells:
-        sync_api.expect(cell.locator(".harness-exercise")).to_be_visible()
-    return notebook, cells
-
-
-def answer(cell: Any, value: Any) -> str:
-    """Choose or type `value`, click « Vérifier », return the feedback once it changed."""
-    feedback = cell.locator(".harness-feedback")
-    before = feedback.text_content()
-    if isinstance(value, int):
-        cell.locator(".harness-answer label").nth(value).click()
-    else:
-        cell.locator(".harness-answer input").fill(value)
-    cell.locator(".harness-check").click()
-    cell.page.wait_for_function(CHANGED, arg=[feedback.element_handle(), before])
-    cell.page.wait_for_function(IDLE)
-    return plain(feedback.inner_text())
 
 
 def shoot(notebook: Any, cell: Any, label: str) -> None:
@@ -138,7 +76,7 @@ def kernel_quiet(notebook: Any) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.notebook[:2])
-def test_an_exercise_answered_wrongly_then_rightly(open_notebook: Any, case: Case) -> None:  # noqa: F811
+def test_an_exercise_answered_wrongly_then_rightly(open_notebook: Any, case: Case) -> None:
     notebook, [cell] = open_exercise(open_notebook, case.notebook, case.question)
     label = f"{case.notebook[:2]}-{case.question}"
     wrong = answer(cell, case.wrong)
@@ -155,7 +93,7 @@ def test_an_exercise_answered_wrongly_then_rightly(open_notebook: Any, case: Cas
     kernel_quiet(notebook)
 
 
-def test_two_wrong_answers_or_a_click_show_the_answer(open_notebook: Any) -> None:  # noqa: F811
+def test_two_wrong_answers_or_a_click_show_the_answer(open_notebook: Any) -> None:
     name = "07_dans_le_code.ipynb"
     notebook, [first, second] = open_exercise(open_notebook, name, "07-missing-result",
                                               "07-max-turns")
@@ -175,7 +113,7 @@ def test_two_wrong_answers_or_a_click_show_the_answer(open_notebook: Any) -> Non
     kernel_quiet(notebook)
 
 
-def test_an_open_question_reveals_its_model_answer(open_notebook: Any) -> None:  # noqa: F811
+def test_an_open_question_reveals_its_model_answer(open_notebook: Any) -> None:
     notebook, [cell] = open_exercise(open_notebook, "05_conditions_arret.ipynb",
                                      "05-vingt-tours")
     cell.locator(".harness-answer textarea").fill("On relève la limite <b>à 20</b>.")
@@ -189,7 +127,7 @@ def test_an_open_question_reveals_its_model_answer(open_notebook: Any) -> None: 
     kernel_quiet(notebook)
 
 
-def test_two_questions_on_one_page_are_answered_independently(open_notebook: Any) -> None:  # noqa: F811
+def test_two_questions_on_one_page_are_answered_independently(open_notebook: Any) -> None:
     """Each question has its own radio group and its own ids: choosing in one leaves the
     other's choice alone, « Vérifier » grades each one's own answer, and each group is
     named by its own prompt (aria-labelledby), for a screen reader."""
@@ -227,7 +165,7 @@ def test_two_questions_on_one_page_are_answered_independently(open_notebook: Any
     kernel_quiet(notebook)
 
 
-def test_the_final_assessment_scores_first_answers_in_lab(open_notebook: Any) -> None:  # noqa: F811
+def test_the_final_assessment_scores_first_answers_in_lab(open_notebook: Any) -> None:
     """09 in Lab: a right first answer counts, a right second one does not, nor one given
     after « Voir la réponse »; the bilan cell says the score and links the notebooks."""
     name = "09_evaluation.ipynb"

@@ -1,12 +1,12 @@
 """The hands-on cells in a real browser: a learner edits, runs, and sees the effect.
 
-In JupyterLab (headless Chromium, the fixtures of test_browser.py): in notebook 02 the
-learner breaks RULE 2 in the ✏️ messages[] cell and sees the API's refusal, the
-conversation drawn with the refused message framed and its field named, and the target
-« une demande sans résultat » ticked; in notebook 08 the learner fills the skeleton of
-their loop, first without RULE 1 (the grader's French explanation), then right (5 / 5),
-and unfolds « Voir le corrigé »; in notebook 05 the approval
-panel shows each action in full and asks for each one. Screenshots of each cell, at
+In JupyterLab (headless Chromium, tests/browsing/'s fixtures: this module's folder in the
+session's shared Lab): in notebook 02 the learner breaks RULE 2 in the ✏️ messages[] cell
+and sees the API's refusal, the conversation drawn with the refused message framed and its
+field named, and the target « une demande sans résultat » ticked; in notebook 08 the
+learner fills the skeleton of their loop, first without RULE 1 (the grader's French
+explanation), then right (5 / 5), and unfolds « Voir le corrigé »; in notebook 05 the
+approval panel shows each action in full and asks for each one. Screenshots of each cell, at
 1280 and 800 px wide, go to tests/artifacts/practice-*.png.
 """
 
@@ -18,25 +18,14 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-import test_browser
-from test_browser import (
-    ARTIFACTS,
-    FIGURE,
-    FIGURE_DIAGRAM,
-    IDLE,
-    SCROLLER,
-    VIEWPORT,
-    Notebook,
-    failures,
-    kernel_errors,
-    run_all,
-    sync_api,
-)
-from test_suggestions import play
+from browsing import ARTIFACTS
+from browsing.chromium import VIEWPORT
+from browsing.drawings import FIGURE, FIGURE_DIAGRAM
+from browsing.notebook import IDLE, SCROLLER, Notebook, failures, kernel_errors, run_all
+from hand_played import play
 
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 pytestmark = pytest.mark.browser
-# test_browser.py's fixtures, shared here: one Lab server and one Chromium for this module.
-lab, browser, open_notebook = test_browser.lab, test_browser.browser, test_browser.open_notebook
 
 EDITABLE = "# ✏️"
 # The source of a Mermaid <img>: send()'s diagram, drawn by the course (player/figure.py),

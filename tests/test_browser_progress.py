@@ -3,8 +3,9 @@ answered (one wrong, one right), the kernel restarted (the next day), the cells 
 each question shows the earlier answer and its feedback, 04's first cell and 00's map say
 what was done; « Recommencer » starts a question over.
 
-The Lab server, the browser and the notebook opener are tests/test_browser.py's; each test
-starts with no progress file (`opening`).
+The Lab (this module's folder in the session's shared Lab: the kernels keep their progress
+file beside the notebooks, this module's own), the browser and the notebook opener are
+tests/browsing/'s fixtures; each test starts with no progress file (`opening`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_accessibility import AXE, axe_violations
-from test_browser import browser, lab, open_notebook  # noqa: F401
-from test_browser_exercises import IDLE, answer, cell_index, open_exercise, plain, run_cells
+from browsing.axe import AXE, axe_violations
+from browsing.exercises import answer, cell_index, open_exercise, output, plain, run_cells
+from browsing.notebook import IDLE
 
 from harness_lib.course.lessons.course_map import NOTEBOOKS
 
@@ -28,11 +29,7 @@ RESTART = """async () => {
 }"""
 
 
-def output(notebook: Any, index: int) -> str:
-    return plain(" ".join(notebook.cell(index).locator(".jp-OutputArea-output").all_inner_texts()))
-
-
-def test_answers_come_back_after_a_restart_and_the_map_says_so(open_notebook: Any) -> None:  # noqa: F811
+def test_answers_come_back_after_a_restart_and_the_map_says_so(open_notebook: Any) -> None:
     notebook, [bill, calls] = open_exercise(open_notebook, FOUR, "04-facture", "04-appels")
     assert answer(bill, "432 000").startswith("✘")
     assert answer(calls, "4").startswith("✔")

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_real_traffic import BY_NAME, ERRORS, KEY, SAMPLES, Provider, answers, replay
+from real_traffic import BY_NAME, ERRORS, KEY, SAMPLES, Provider, answers, replay
 
 from harness_lib import Limits, Tool, run
 from harness_lib.models import causes

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from class_files import make_class
-from test_cli import cli
+from cli_run import cli
 
 from harness_lib.course.progress import read_progress
 

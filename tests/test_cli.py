@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_run import cli
 from fake_ink import FakeInk, decode
 
 from harness_lib.__main__ import main
@@ -17,17 +18,6 @@ from harness_lib.course.drawing.mermaid import chapter_diagram, parse
 from harness_lib.course.missions.scenarios import replay
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
-
-
-def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "harness_lib", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 @pytest.mark.parametrize(

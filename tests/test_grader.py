@@ -8,57 +8,27 @@ line numbers are those of the cell.
 
 from __future__ import annotations
 
-import itertools
-import linecache
 import re
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
+from learner_loops import GOOD, R1, R2, cell, edit, line_of
 
-from harness_lib import SYSTEM_PROMPT
 from harness_lib.course import MISSIONS, grade
 from harness_lib.course.grader.missions import EXTRA
-from harness_lib.course.grader.solution import loop_solution, loop_to_use, solution_source
+from harness_lib.course.grader.solution import loop_solution, loop_to_use
 from harness_lib.course.missions.own_loop import reference_loop, without
 from harness_lib.course.missions.scenarios import replay
-from harness_lib.messages import read_call, system, tool_result, user
 from harness_lib.minimal_loop import boucle as corrige
-from harness_lib.tools import run_tool
 
 NAMES = ["lire", "trois-fichiers", "erreur-outil", "format-price", "max-tours"]
-_cells = itertools.count(1)
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08_ecrire_la_boucle.ipynb"
 PENCIL = next(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells
               if c.cell_type == "code" and c.source.startswith("# ✏️"))
 SKELETON = PENCIL.split("\n\n\nrapport")[0] + "\n"  # the learner's cell, as shipped
-GOOD = solution_source()
-R1 = "        messages.append(reponse.message)                        # RULE 1"
-R2 = '            messages.append(tool_result(appel["id"], resultat))  # RULE 2'
 CALL = "complete(messages, definitions)"
-
-
-def cell(source: str, name: str = "ma_boucle") -> Any:
-    """The learner's function from a cell's text, as IPython compiles a cell."""
-    text = source if source.startswith("# ✏️") else "# ✏️ À vous\n" + source
-    filename = f"/tmp/ipykernel_0/cellule_{next(_cells)}.py"
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    namespace = {"system": system, "user": user, "tool_result": tool_result,
-                 "read_call": read_call, "run_tool": run_tool, "SYSTEM_PROMPT": SYSTEM_PROMPT}
-    exec(compile(text, filename, "exec"), namespace)
-    return namespace[name]
-
-
-def edit(old: str, new: str, source: str = GOOD) -> str:
-    assert old in source, old
-    return source.replace(old, new)
-
-
-def line_of(source: str, text: str) -> int:
-    """The number, in the cell, of the line holding `text` (the cell's comment is line 1)."""
-    lines = ("# ✏️ À vous\n" + source).splitlines()
-    return next(i for i, line in enumerate(lines, start=1) if text in line)
 
 
 # Each loop: its source, the missions it fails (None: every one), and what is said there.

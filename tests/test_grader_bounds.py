@@ -8,13 +8,13 @@ state is as before: stdout, the SIGALRM handler, the timer, the trace function.
 
 from __future__ import annotations
 
-import signal
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_grader import GOOD, cell, edit
+from learner_loops import GOOD, cell, edit, kernel_unchanged
 
 from harness_lib.course import MISSIONS, grade
 from harness_lib.course.missions.guard import NOTE_NO_SIGNAL, TimeUp
@@ -24,13 +24,9 @@ ONE = (MISSIONS[0],)
 
 
 @pytest.fixture(autouse=True)
-def kernel_left_usable() -> Any:
-    before = (sys.stdout, sys.stderr, signal.getsignal(signal.SIGALRM), sys.gettrace(),
-              sys.getprofile())
-    yield
-    assert (sys.stdout, sys.stderr, signal.getsignal(signal.SIGALRM), sys.gettrace(),
-            sys.getprofile()) == before
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+def kernel_left_usable() -> Iterator[None]:
+    with kernel_unchanged():
+        yield
 
 
 def cut_by_time(source: str, **limits: Any) -> Any:

@@ -13,10 +13,10 @@ import signal
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
 
 import pytest
-from test_grader import GOOD, R1, R2, cell, edit, line_of
-from test_grader_bounds import kernel_left_usable  # noqa: F401 (autouse: the kernel after each)
+from learner_loops import GOOD, R1, R2, cell, edit, kernel_unchanged, line_of
 
 from harness_lib.course import MISSIONS, grade
 from harness_lib.course.grader import compare, missions, seal
@@ -28,6 +28,13 @@ from harness_lib.mock import MockModel
 
 ONE = (MISSIONS[0],)
 HEAD = "def ma_boucle(mission, modele, outils, max_tours=15):\n"
+
+
+@pytest.fixture(autouse=True)
+def kernel_left_usable() -> Iterator[None]:
+    """After each loop the kernel is as before (learner_loops.kernel_unchanged)."""
+    with kernel_unchanged():
+        yield
 
 
 def no_tick(report: Report) -> None:

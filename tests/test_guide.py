@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_notebooks import ANNEX, README, START, markdown, read, route, same_spaces
+from course_files import ANNEX, README, START, markdown, read, route, same_spaces
 from typography import problems
 
 from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, ShortText

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from course_files import ANNEX, NOTEBOOKS, README, START, markdown, read, route, same_spaces
 
 from harness_lib.course.drawing.diagram import DiagramError
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, chapter_source, parse
@@ -32,13 +33,7 @@ from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, 
 from harness_lib.course.exercises.questions import PREDICTIONS, QUESTIONS, REFUSALS
 from harness_lib.text import french_number
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
-START = NOTEBOOKS / "00_bienvenue.ipynb"
-# The map of the chapter and the key's details: after the numbered notebooks, in every
-# listing sorted by name (« a » sorts after the digits), so the reading order holds.
-ANNEX = NOTEBOOKS / "annexe_carte_et_cle.ipynb"
-README = NOTEBOOKS.parent / "README.md"
 
 # The course, in reading order (README.md, « Le cours »).
 COURSE = (
@@ -68,14 +63,6 @@ VERIFICATION = "# Vérification : "
 FRENCH_WORDS = {"le", "la", "les", "des", "une", "est", "vous", "pour", "dans", "que", "qui"}
 FENCE = re.compile(r"^```mermaid[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"\]\(([^)\s]+)\)")  # a Markdown link's target
-
-
-def read(path: Path) -> nbformat.NotebookNode:
-    return nbformat.read(path, as_version=nbformat.NO_CONVERT)
-
-
-def markdown(nb: nbformat.NotebookNode) -> list[str]:
-    return [cell.source for cell in nb.cells if cell.cell_type == "markdown"]
 
 
 def code(nb: nbformat.NotebookNode) -> list[str]:
@@ -234,10 +221,6 @@ EXPRESS = re.compile(r"⏩\s*\**Parcours express")
 BULLET = re.compile(r"^\s*-\s+\S")
 
 
-def same_spaces(text: str) -> str:
-    return text.replace("\u00a0", " ").replace("\u202f", " ")
-
-
 def duration(nb: nbformat.NotebookNode) -> tuple[int, int]:
     """(full, express) minutes, as the notebook's first Markdown cell states them."""
     found = DURATION.search(same_spaces(markdown(nb)[0]))
@@ -341,17 +324,6 @@ def test_the_express_path_runs_alone(name: str) -> None:
     client.execute(env=env)  # raises CellExecutionError, with the cell, on the first failure
 
 
-def route() -> dict[str, tuple[int, int]]:
-    """00's route table: notebook -> (full, express) minutes."""
-    rows = {}
-    for line in same_spaces("\n".join(markdown(read(START)))).splitlines():
-        found = re.match(r"\|\s*\[(\d\d_\w+\.ipynb)\].*\|\s*(\d+) min\s*\|\s*(\d+) min\s*\|\s*$",
-                         line)
-        if found:
-            rows[found[1]] = (int(found[2]), int(found[3]))
-    return rows
-
-
 def test_the_start_page_says_what_the_chapter_is_and_times_the_route() -> None:
     text = same_spaces("\n".join(markdown(read(START))))
     assert same_spaces("« La boucle agentique »") in text and "cours sur les agents de code" in text
@@ -402,7 +374,7 @@ def _claims(where: str, text: str) -> list[str]:
 
 
 def test_no_false_claim_in_the_notebooks_nor_in_what_they_print() -> None:
-    from test_french_outputs import executed, texts
+    from executed_notebooks import executed, texts
 
     found = []
     for path in PATHS:
@@ -597,7 +569,7 @@ def shown_around(path: Path, index: int) -> list[tuple[str, str]]:
     """(where, text) a learner sees before answering the question of cell `index`: every
     cell above (Markdown, and the outputs of executed code cells, widgets included, code
     too), and the Markdown right below it. A collapsed <details> solution is not shown."""
-    from test_french_outputs import executed
+    from executed_notebooks import executed
 
     nb = executed(path.name)
     state = nb.metadata.get("widgets", {}).get(

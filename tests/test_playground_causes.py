@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_real_traffic import BY_NAME
+from real_traffic import BY_NAME
 
 from harness_lib.course.playground import toggle as playground
 from harness_lib.course.playground.toggle import Playground, render, send, toggle

@@ -7,7 +7,7 @@ served by httpx.MockTransport), the one that proves RULE 1 sends `reasoning_cont
 
 from __future__ import annotations
 
-from test_real_traffic import BY_NAME, recorded_messages, replay
+from real_traffic import BY_NAME, recorded_messages, replay
 
 from harness_lib import MockModel, run, workspace_tools
 from harness_lib.course.drawing.run_notes import notes

@@ -19,182 +19,53 @@ the worker written again (site/build.py `write_worker`), the next visit fetches 
 only, the others copied from the previous build's cache.
 
 The site: $HARNESS_SITE if set (.ci/run builds it first, then exports it), else build/site
-if `python3 site/build.py build/site` made it; skipped otherwise (tests stay offline).
+if `python3 site/build.py build/site` made it; skipped otherwise (tests stay offline). Its
+server, its profile and the opener: tests/browsing/ (one server for the session's site tests).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import re
 import subprocess
-import sys
-import time
-import urllib.parse
 import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from jupyter_lab import CHROMIUM, NO_OTHER_HOST, ROOT, free_port, leaves_loopback
-from test_browser import (
-    ARTIFACTS,
-    CELLS,
-    IDLE,
-    LISTEN,
+from browsing import ARTIFACTS, ROOT
+from browsing.chromium import RUN_TIMEOUT_MS
+from browsing.drawings import (
     NOTEBOOKS,
     PLAYER,
-    READY,
-    RUN_ALL,
-    RUN_TIMEOUT_MS,
-    STATUS,
-    TIMEOUT_MS,
-    VIEWPORT,
-    Notebook,
-    check_player,
-    check_toggle_is_mock,
-    failures,
-    kernel_errors,
     mermaid_fences,
-    screenshot,
     wait_for_diagrams,
     wait_for_drawings,
     wait_for_players,
 )
-from test_browser_exercises import answer, cell_index, run_cells
+from browsing.exercises import answer, cell_index, run_cells
+from browsing.notebook import (
+    CELLS,
+    IDLE,
+    READY,
+    RUN_ALL,
+    Notebook,
+    failures,
+    kernel_errors,
+    screenshot,
+)
+from browsing.player_checks import check_player, check_toggle_is_mock
+from browsing.players import STATUS
+from browsing.site import KERNEL_IDLE, KERNEL_MS, Traffic, chromium, open_in_site, serve
+from browsing.site_builds import (
+    OLD_CACHE_GONE,
+    UPDATE,
+    build_module,
+    built_list,
+    wait_until_precached,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 pytestmark = [pytest.mark.browser, pytest.mark.site]
-
-KERNEL_MS = 180_000  # the first kernel fetches Pyodide and the wheels (about 45 MB)
-
-
-@pytest.fixture(scope="module")
-def site() -> Path:
-    """The built site: $HARNESS_SITE (.ci/run sets it), else build/site if it was built.
-
-    Not built here: building reaches the package registries, and tests stay offline."""
-    given = os.environ.get("HARNESS_SITE")
-    folder = Path(given) if given else ROOT / "build" / "site"
-    if given:
-        assert (folder / "index.html").exists(), f"HARNESS_SITE={given} : pas de site construit"
-    elif not (folder / "index.html").exists():
-        pytest.skip("pas de site construit : python3 site/build.py build/site (CI le fait)")
-    return folder
-
-
-def serve(site: Path, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """The site served as plain files, as README says (python3 -m http.server -d OUT), once
-    it answers; its log of requests in `log` if given."""
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d",
-                               str(site), str(port)], stdout=subprocess.DEVNULL,
-                              stderr=log.open("wb") if log else subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return server, url
-        except OSError:
-            assert time.monotonic() < deadline and server.poll() is None, "serveur absent"
-            time.sleep(0.2)
-
-
-@pytest.fixture(scope="module")
-def served(site: Path) -> Iterator[str]:
-    """The site, served for the whole module."""
-    server, url = serve(site)
-    yield url
-    server.terminate()
-    server.wait(10)
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Any]:
-    """One Playwright for the module (its sync API runs once per thread)."""
-    with sync_api.sync_playwright() as running:
-        yield running
-
-
-@dataclass
-class Traffic:
-    """What the pages asked: URLs of other hosts (none is reached), and the URLs they GET on
-    this machine, without their query (the site's worker must have each of the site's in its
-    cache, for the course to work offline)."""
-
-    external: list[str] = field(default_factory=list)
-    paths: set[str] = field(default_factory=set)
-
-
-@contextlib.contextmanager
-def chromium(playwright: Any, profile: Path) -> Iterator[tuple[Any, Traffic]]:
-    """Chromium with a profile of its own (its caches), loopback only (NO_OTHER_HOST: the
-    site's worker must answer, so no context.route); `Traffic` gets what it asked for."""
-    traffic = Traffic()
-
-    def note(request: Any) -> None:
-        url = request.url
-        if leaves_loopback(url):
-            traffic.external.append(url)
-        elif request.method == "GET" and url.startswith("http"):
-            parts = urllib.parse.urlsplit(url)  # the query left out, as the worker does
-            traffic.paths.add(f"{parts.scheme}://{parts.netloc}{urllib.parse.unquote(parts.path)}")
-
-    browser = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=str(CHROMIUM), args=NO_OTHER_HOST, viewport=VIEWPORT)
-    try:
-        browser.set_default_timeout(TIMEOUT_MS)
-        browser.on("request", note)
-        yield browser, traffic
-    finally:
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def context(playwright: Any,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Traffic]]:
-    """One Chromium profile for the module: the site's worker keeps Pyodide and the wheels."""
-    with chromium(playwright, tmp_path_factory.mktemp("profile")) as found:
-        yield found
-
-
-# A notebook after the first: a fresh workspace (no tab of the previous one reopened, no
-# second kernel), then the notebook opened as from the file browser.
-OPEN = """(path) => window.jupyterapp.commands.execute('docmanager:open',
-                                                     {path, factory: 'Notebook'})"""
-CAN_OPEN = "() => !!window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')"
-KERNEL_IDLE = """(path) => {
-  const panel = window.jupyterapp.shell.currentWidget;
-  const kernel = panel && panel.sessionContext.session && panel.sessionContext.session.kernel;
-  return panel.context.path === path && !!kernel && kernel.status === 'idle';
-}"""
-
-
-# The notebook the learner was on, which the site's address opens (site/one-notebook.js).
-FORGET_LAST = "localStorage.removeItem('harness-notebook')"
-
-
-def open_in_site(context: Any, url: str, name: str) -> Notebook:
-    """00 from the site's address (as on a first visit, it opens on 00), the others from
-    the site."""
-    path = f"notebooks/{name}"
-    page = context.new_page()
-    if name.startswith("00"):
-        page.add_init_script(FORGET_LAST)  # in each document this page loads, first
-        page.goto(f"{url}/")
-    else:
-        page.goto(f"{url}/lab/index.html?reset")
-        page.wait_for_function(CAN_OPEN, timeout=KERNEL_MS)
-        page.evaluate(OPEN, path)
-    page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
-    page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
-    page.evaluate(LISTEN)
-    panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
-    return Notebook(page, f"site-{name}", page.locator(f"[id='{panel}']"))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -223,13 +94,6 @@ def not_precached(urls: set[str], served: str, site: Path) -> list[str]:
                   and (path + "index.html" if path.endswith("/") else path)[1:] not in listed)
 
 
-def built_list(site: Path) -> dict[str, Any]:
-    """The list the build wrote into the worker: {version, files: {path: hash}}."""
-    written = SITE_LINE.search((site / "service-worker.js").read_text(encoding="utf-8"))
-    assert written, "service-worker.js sans la liste des fichiers (site/build.py)"
-    return dict(json.loads(written.group(1)))
-
-
 def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: str = "") -> None:
     """Run All, then: no cell failed, diagrams and players drawn, players step, the toggle on
     the mock model, in 01 an exercise answered, no kernel error, no request off 127.0.0.1."""
@@ -255,26 +119,7 @@ def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: s
         notebook.page.close()
 
 
-# Offline. The list the build wrote into the worker (`const SITE = {...};`), and, in the page,
-# whether this build's cache holds every file of it yet (the worker fills it in the background).
-SITE_LINE = re.compile(r"^const SITE = (\{.*\}); ", re.MULTILINE)
-# Each file is kept under its URL and its hash (site/offline.js, `stored`).
-PRECACHED = """async ([name, wanted]) => {
-  if (!(await caches.has(name))) return false;
-  const cache = await caches.open(name);
-  const have = new Set((await cache.keys()).map((request) => request.url));
-  return Object.entries(wanted).every(([file, hash]) =>
-    have.has(`${new URL(file, location.origin + '/').href}?cours=${hash}`));
-}"""
 OFFLINE_NOTEBOOK = ROOT / "notebooks" / "04_boucle_complete.ipynb"  # players, bash, tests
-
-
-def wait_until_precached(page: Any, cache: str, files: dict[str, str]) -> None:
-    """Polled from Python: wait_for_function does not await a predicate's promise."""
-    deadline = time.monotonic() + KERNEL_MS / 1000
-    while not page.evaluate(PRECACHED, [cache, files]):
-        assert time.monotonic() < deadline, f"{cache} : le site n'est pas en cache"
-        page.wait_for_timeout(1000)
 
 
 def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
@@ -301,22 +146,8 @@ def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
         server.wait(10)
 
 
-def build_module() -> Any:
-    """site/build.py as a module (not `import build`: a package of that name may exist)."""
-    import importlib.util
-
-    sys.path.insert(0, str(ROOT / "site"))
-    spec = importlib.util.spec_from_file_location("site_build", ROOT / "site" / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 REQUESTED = re.compile(r'"GET (/[^ ?]*)[^ ]* HTTP')  # http.server's log line, query left out
-UPDATE = "() => navigator.serviceWorker.getRegistration().then((r) => r.update())"
 READ = "(path) => fetch(path).then((response) => response.text())"
-OLD_CACHE_GONE = "(name) => caches.has(name).then((has) => !has)"
 
 
 def test_a_new_build_fetches_only_the_files_it_changed(playwright: Any, site: Path,

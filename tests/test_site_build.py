@@ -1,9 +1,10 @@
 """The JupyterLite site's Python as bytecode (site/precompile.py), and its lock.
 
-`rewrite` on a small wheel made here; then, if the site is built ($HARNESS_SITE or build/site,
-as tests/test_site.py), its files as Pyodide will read them: each wheel with a .pyc beside
-every source, listed in its RECORD, checked against its source's hash at import; the
-standard library's zip with its .pyc, unchecked; the lock's hashes those of the files served.
+`rewrite` on a small wheel made here; then, if the site is built ($HARNESS_SITE or
+build/site, the `site` fixture of tests/browsing/), its files as Pyodide will read them:
+each wheel with a .pyc beside every source, listed in its RECORD, checked against its
+source's hash at import; the standard library's zip with its .pyc, unchecked; the lock's
+hashes those of the files served.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from jupyter_lab import ROOT
-from test_site import site  # noqa: F401 (the fixture: the built site, or skip)
+from browsing import ROOT
 
 sys.path.insert(0, str(ROOT / "site"))
 from kernel_start import JEDI_LEFT_OUT  # noqa: E402
@@ -74,7 +74,7 @@ def test_rewrite_leaves_out_a_folder_and_its_record_lines(tmp_path: Path) -> Non
         assert set(records(out)) == {"pkg/keep.py", "pkg-1.0.dist-info/RECORD"}
 
 
-def test_jedi_keeps_the_standard_librarys_stubs_only(site: Path) -> None:  # noqa: F811
+def test_jedi_keeps_the_standard_librarys_stubs_only(site: Path) -> None:
     jedi = next((site / LOCK_DIR).glob("jedi-*.whl"))
     with zipfile.ZipFile(jedi) as wheel:
         names = wheel.namelist()
@@ -82,7 +82,7 @@ def test_jedi_keeps_the_standard_librarys_stubs_only(site: Path) -> None:  # noq
     assert "jedi/third_party/typeshed/stdlib/builtins.pyi" in names  # completion of str, list…
 
 
-def test_every_wheel_of_the_lock_has_checked_bytecode(site: Path) -> None:  # noqa: F811
+def test_every_wheel_of_the_lock_has_checked_bytecode(site: Path) -> None:
     lock_file = site / LOCK_DIR / "pyodide-lock.json"
     lock = json.loads(lock_file.read_text(encoding="utf-8"))
     for name, entry in lock["packages"].items():
@@ -102,7 +102,7 @@ def test_every_wheel_of_the_lock_has_checked_bytecode(site: Path) -> None:  # no
                         f"{member},{line}", f"{name} : RECORD faux pour {member}"
 
 
-def test_the_standard_library_zip_has_unchecked_bytecode(site: Path) -> None:  # noqa: F811
+def test_the_standard_library_zip_has_unchecked_bytecode(site: Path) -> None:
     with zipfile.ZipFile(site / STDLIB_ZIP) as stdlib:
         names = set(stdlib.namelist())
         sources = [n for n in names if n.endswith(".py")]
@@ -115,7 +115,7 @@ def test_the_standard_library_zip_has_unchecked_bytecode(site: Path) -> None:  #
         assert b"class JSONDecodeError" in stdlib.read("json/decoder.py")
 
 
-def test_the_kernel_starts_from_one_batch_of_packages(site: Path) -> None:  # noqa: F811
+def test_the_kernel_starts_from_one_batch_of_packages(site: Path) -> None:
     config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
     kernel = config["jupyter-config-data"]["litePluginSettings"][
         "@jupyterlite/pyodide-kernel-extension:kernel"]

@@ -3,7 +3,7 @@
 (the contents the file browser lists); the page reloaded, a new kernel, the cells run
 again: the earlier answers come back, and 04's first cell says what was done.
 
-The site, its server and the browser profile are tests/test_site.py's.
+The site, its server and the browser profile are tests/browsing/'s fixtures.
 """
 
 from __future__ import annotations
@@ -12,16 +12,8 @@ import json
 from typing import Any
 
 import pytest
-from test_browser_exercises import answer, cell_index, open_exercise, run_cells
-from test_browser_progress import output
-from test_site import (  # noqa: F401  (fixtures, used by name)
-    Traffic,
-    context,
-    open_in_site,
-    playwright,
-    served,
-    site,
-)
+from browsing.exercises import answer, cell_index, open_exercise, output, run_cells
+from browsing.site import Traffic, open_in_site
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -36,8 +28,8 @@ STORED = """async () => {
 }"""
 
 
-def test_answers_come_back_in_the_site_after_a_reload(context: tuple[Any, Traffic],  # noqa: F811
-                                                      served: str) -> None:  # noqa: F811
+def test_answers_come_back_in_the_site_after_a_reload(context: tuple[Any, Traffic],
+                                                      served: str) -> None:
     browser = context[0]
     notebook, [bill, calls] = open_exercise(lambda path: open_in_site(browser, served, FOUR),
                                             FOUR, "04-facture", "04-appels")

@@ -12,8 +12,9 @@ A return: two notebooks open, the page closed, the site's address opened again: 
 notebook opens (the one the learner was on) with one kernel, not every tab of the last
 visit with a kernel each (site/one-notebook.js).
 
-The site, the server, the browser profile and the opener are tests/test_site.py's; the
-checks of a reopened notebook, tests/test_browser_reopen.py's. One profile for the module.
+The site, the server, the browser profile and the opener are tests/browsing/'s; the
+checks of a reopened notebook, tests/browsing/reopening.py's (shared with
+tests/test_browser_reopen.py). One profile for the module.
 """
 
 from __future__ import annotations
@@ -21,20 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-# The fixtures, used by name as parameters below (hence the noqa: F811 on those lines).
-from test_browser import (
-    IDLE,
-    READY,
-    RUN_ALL,
-    RUN_TIMEOUT_MS,
-    WIDTHS,
-    Notebook,
-    failures,
-    screenshot,
-    wait_for_players,
-)
-from test_browser_reopen import (
+from browsing.chromium import RUN_TIMEOUT_MS, WIDTHS
+from browsing.drawings import wait_for_players
+from browsing.notebook import CELLS, IDLE, READY, RUN_ALL, Notebook, failures, screenshot
+from browsing.reopening import (
     ALL_DRAWN,
     DEAD,
     LIVE,
@@ -44,22 +35,13 @@ from test_browser_reopen import (
     check_reopened,
     shown,
 )
-from test_site import (  # noqa: F401
-    CELLS,
-    KERNEL_IDLE,
-    KERNEL_MS,
-    OPEN,
-    context,
-    open_in_site,
-    playwright,
-    served,
-    site,
-)
+from browsing.site import KERNEL_IDLE, KERNEL_MS, OPEN, open_in_site
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:  # noqa: F811
+
+def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:
     browser, _ = context
     notebook = open_in_site(browser, served, REOPENED.name)
     page = notebook.page
@@ -106,7 +88,7 @@ OPENED = """() => {
 
 
 def test_the_site_opens_the_notebook_the_learner_was_on(
-        context: Any, served: str) -> None:  # noqa: F811
+        context: Any, served: str) -> None:
     browser, _ = context
     first = open_in_site(browser, served, "01_deux_tours.ipynb")
     page = first.page

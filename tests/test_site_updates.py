@@ -4,7 +4,8 @@ notebook stamped, the versions listed, the worker written again); on the next vi
 learner opening 04 is told, in French, and « Prendre la nouvelle version » opens the
 corrected one while their copy is kept, renamed, with their note.
 
-The site is tests/test_site.py's (built by site/build.py), copied: the test republishes it.
+The site is tests/browsing/'s fixture (built by site/build.py), copied: the test republishes
+it, on a server and in a profile of its own.
 """
 
 from __future__ import annotations
@@ -15,17 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_site import (  # noqa: F401  (fixtures, used by name)
-    KERNEL_MS,
+from browsing.site import KERNEL_MS, chromium, open_in_site, serve
+from browsing.site_builds import (
     OLD_CACHE_GONE,
     UPDATE,
     build_module,
     built_list,
-    chromium,
-    open_in_site,
-    playwright,
-    serve,
-    site,
     wait_until_precached,
 )
 
@@ -70,7 +66,7 @@ def republish(copy: Path) -> None:
     build.write_worker(copy)
 
 
-def test_a_republished_notebook_is_offered_over_a_saved_copy(playwright: Any, site: Path,  # noqa: F811
+def test_a_republished_notebook_is_offered_over_a_saved_copy(playwright: Any, site: Path,
                                                              tmp_path: Path) -> None:
     copy = tmp_path / "site"
     subprocess.run(["cp", "-r", str(site), str(copy)], check=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hand_played import play
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -73,22 +74,6 @@ def test_04_the_pencil_cell_says_a_mistyped_tool_is_not_proposed() -> None:
     assert "Outils inconnus, non proposés : ['read_fle']" in shown
     assert "Outils proposés : ['list_files', 'edit_file', 'bash']" in shown
     assert "Réponse du modèle :" in shown and "…" not in shown.split("Réponse du modèle :")[1][:10]
-
-
-# 03's hand-played harness: its ✏️ tours start empty; each move the learner writes, here.
-TOURS = {1: 'harness.read_file("README.md")', 2: 'harness.list_files(".")',
-         3: 'harness.read_file("docs/README.md")'}
-
-
-def play(tour: int, tool: str | None = None, rule_1: bool = True,
-         call_id: str = 'demande["id"]') -> dict[str, str]:
-    """The edit that writes tour `tour`'s three moves into its empty ✏️ cell of 03, before
-    the call to the model; one of them changed to try the prose's « cassez-les exprès »."""
-    last = f"reponse = harness.call(messages)           # appel {tour + 1}"
-    moves = (("# " if not rule_1 else "") + "messages.append(reponse.message)\n"
-             f"resultat = {tool or TOURS[tour]}\n"
-             f"messages.append(tool_result({call_id}, resultat))\n")
-    return {last: moves + last}
 
 
 def test_03_the_empty_tours_run_and_the_folded_corrige_plays_them() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_french_outputs import executed
+from executed_notebooks import executed
 
 ABSENT = ("from harness_lib.tools import sandbox as _sandbox\n"
           "_sandbox.PROGRAM = 'bwrap-absent-pour-ce-test'")

@@ -1,6 +1,6 @@
 """A JupyterLab server for tests and benchmarks: on 127.0.0.1, a free port, a token,
 its own settings and Jupyter folders, the kernel importing this checkout's harness_lib
-in mock mode. Used by tests/test_browser.py and by bench/browser.py.
+in mock mode. Used by the browser tests (browsing.labs) and by bench/browser.py.
 
     with running_lab(tmp, root) as lab:   # root: the folder Lab serves
         ...  # lab.url, lab.token, lab.api("status")
@@ -23,21 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")  # Debian's; never `playwright install`
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
-LOCAL = {"127.0.0.1", "localhost", "::1"}
-# For the JupyterLite site (test_site.py, bench/site.py): no host name resolves, so no other
-# host is reached. Not context.route there: Playwright bypasses service workers when it routes.
-NO_OTHER_HOST = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-
-
-def leaves_loopback(url: str) -> bool:
-    """A request for another host than this machine (data: and blob: URLs stay in the page)."""
-    from urllib.parse import urlsplit
-
-    return not url.startswith(("data:", "blob:")) and (urlsplit(url).hostname or "") not in LOCAL
+from browsing import ROOT
 
 
 @dataclass
@@ -47,7 +33,6 @@ class Lab:
     root: Path
     log: Path
     process: subprocess.Popen[bytes]
-    progress: Path | None = None  # the kernels' progression.json ($HARNESS_PROGRESSION)
 
     def api(self, path: str, method: str = "GET") -> Any:
         request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
@@ -110,13 +95,16 @@ def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
 
 
 def lab_environ(tmp: Path) -> dict[str, str]:
-    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs
-    and its own progress file (tmp/progression.json)."""
-    environ = {k: v for k, v in os.environ.items() if k != "OPENROUTER_API_KEY"}
+    """The kernel imports this checkout's harness_lib, in mock mode, with its own Jupyter dirs.
+    No $HARNESS_PROGRESSION: each kernel keeps its progress file beside its notebook (its
+    working directory, as for a learner), so that each test module's copy of the notebooks
+    in a shared Lab has progress of its own (browsing.labs)."""
+    skipped = ("OPENROUTER_API_KEY", "HARNESS_PROGRESSION")
+    environ = {k: v for k, v in os.environ.items() if k not in skipped}
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     environ.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data"),
                    JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
-                   PYTHONPATH=path, HARNESS_PROGRESSION=str(tmp / "progression.json"))
+                   PYTHONPATH=path)
     return environ
 
 
@@ -154,8 +142,7 @@ def running_lab(tmp: Path, root: Path, disabled: tuple[str, ...] = ()) -> Iterat
         process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,
                                    stderr=subprocess.STDOUT, env=lab_environ(tmp), cwd=tmp,
                                    start_new_session=True)
-    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process,
-                 tmp / "progression.json")
+    server = Lab(f"http://127.0.0.1:{port}", token, root, log, process)
     try:
         wait_until_up(server)
         yield server
