@@ -34,6 +34,7 @@ PLAYER_DIAGRAM = ".harness-diagram .harness-drawing img"
 FIGURE = ".harness-figure"
 FIGURE_DIAGRAM = ".harness-figure .harness-drawing img"
 REFUSED = ".jp-RenderedMermaid.jp-mod-warning, .harness-drawing.harness-refused"
+DRAWN = f"{DIAGRAM}, {PLAYER_DIAGRAM}"  # every diagram drawn, by Lab and by the players
 
 
 def wait_for_diagrams(notebook: Notebook, at_least: int) -> None:
@@ -53,7 +54,7 @@ def wait_for_drawings(notebook: Notebook, at_least: int, shot: Path) -> None:
     Waited for, not counted once: the source gives the least number of players (a cell may
     show several: 5 cells, 7 players in 07), and a view that comes later than those shows
     « Dessin en cours… » until its drawing is decoded (seen in CI: 6 of 7 drawn)."""
-    drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}")
+    drawn = notebook.panel.locator(DRAWN)
     if at_least:
         sync_api.expect(drawn.nth(at_least - 1),
                         f"{at_least} diagrammes attendus (capture : {shot})").to_be_attached()
@@ -63,8 +64,7 @@ def wait_for_drawings(notebook: Notebook, at_least: int, shot: Path) -> None:
 
 def mermaid_counts(notebook: Notebook) -> tuple[int, int]:
     """(diagrams drawn, by Lab and by the players; diagrams Mermaid refused to draw)."""
-    drawn = notebook.panel.locator(f"{DIAGRAM}, {PLAYER_DIAGRAM}").count()
-    return drawn, notebook.panel.locator(REFUSED).count()
+    return notebook.panel.locator(DRAWN).count(), notebook.panel.locator(REFUSED).count()
 
 
 def check_figures(where: Any, at_least: int) -> None:
