@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # works from a checkout, installed or not
 
 from harness_lib import Limits, MockModel, run, workspace_tools  # noqa: E402
-from harness_lib.course.drawing.diagram import from_trace  # noqa: E402
 from harness_lib.course.drawing.mermaid import parse, to_mermaid  # noqa: E402
-from harness_lib.course.missions.scenarios import WAIT_TASK, example_workspace  # noqa: E402
+from harness_lib.course.drawing.trace_diagram import from_trace  # noqa: E402
+from harness_lib.course.missions.tasks import WAIT_TASK, example_workspace  # noqa: E402
 from harness_lib.limits import MAX_TURNS, MODEL_TIMEOUT  # noqa: E402
 from harness_lib.tools import Tool  # noqa: E402
 from harness_lib.trace import Trace  # noqa: E402

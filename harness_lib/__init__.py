@@ -1,7 +1,7 @@
 """harness_lib: the small agent harness of the course « La boucle agentique ».
 
     >>> from harness_lib import run, MockModel, workspace_tools
-    >>> from harness_lib.course.missions.scenarios import example_workspace
+    >>> from harness_lib.course.missions.tasks import example_workspace
     >>> result = run("Lis README.md et résume le projet", MockModel(),
     ...              workspace_tools(example_workspace("mini")))
     >>> result.reason

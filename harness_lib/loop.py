@@ -9,7 +9,7 @@ regarder : il note chaque étape (la trace, la taille du contexte, la facture), 
 décider.
 
 >>> from harness_lib import MockModel, workspace_tools
->>> from harness_lib.course.missions.scenarios import example_workspace
+>>> from harness_lib.course.missions.tasks import example_workspace
 >>> result = run("Lis README.md et résume le projet", MockModel(),
 ...              workspace_tools(example_workspace("mini")))
 >>> result.reason, [m["role"] for m in result.messages]

@@ -8,7 +8,7 @@ grader compares each learner's calls with what it would send, and the incidents
 `missing-call` and `missing-result` are this very loop with one marked line deleted.
 
 >>> from harness_lib import MockModel, workspace_tools
->>> from harness_lib.course.missions.scenarios import example_workspace
+>>> from harness_lib.course.missions.tasks import example_workspace
 >>> outils = workspace_tools(example_workspace("mini"))
 >>> messages = boucle("Lis README.md et résume le projet", MockModel(), outils)
 >>> [m["role"] for m in messages]

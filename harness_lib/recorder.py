@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .messages import Message, ToolCall, read_call
+from .messages import Message, ToolCall
 from .models.model import Completion, Price, cost
 from .policy import Decision
 from .tokens import ledger, message_tokens, tools_tokens
@@ -69,7 +69,7 @@ class Recorder:
         if reply.notes:
             data["notes"] = reply.notes
         data["cost"], data["cost_from"] = self._bill(reply)
-        self._add("reply", reply_label(reply), data)
+        self._add("reply", reply.label, data)
 
     def permission(self, call: ToolCall, decision: Decision) -> None:
         said = {"allow": "autorisé", "ask": "à valider", "deny": "interdit"}  # the label is French
@@ -150,8 +150,3 @@ def bill(trace: Trace) -> tuple[float, set[str]]:
     replies = [e.data for e in trace.events if e.kind == "reply" and "cost_from" in e.data]
     return sum(float(d.get("cost") or 0.0) for d in replies), {d["cost_from"] for d in replies}
 
-
-def reply_label(reply: Completion) -> str:
-    """The arrow of a reply: « tool_call read_file("README.md") », or « Réponse finale »."""
-    calls = [read_call(call).label for call in reply.tool_calls]
-    return "tool_call " + ", ".join(calls) if calls else "Réponse finale"

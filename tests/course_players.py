@@ -16,16 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from harness_lib import MockModel, run, workspace_tools  # noqa: E402
-from harness_lib.course.drawing.diagram import Diagram, from_trace  # noqa: E402
+from harness_lib.course.drawing.diagram import Diagram  # noqa: E402
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse  # noqa: E402
+from harness_lib.course.drawing.trace_diagram import from_trace  # noqa: E402
 from harness_lib.course.lessons.react import fixed_pipeline  # noqa: E402
-from harness_lib.course.missions.scenarios import (  # noqa: E402
-    INCIDENTS,
-    PRICE_TASK,
-    README_TASK,
-    example_workspace,
-    replay,
-)
+from harness_lib.course.missions.scenarios import INCIDENTS, replay  # noqa: E402
+from harness_lib.course.missions.tasks import PRICE_TASK, README_TASK, example_workspace  # noqa: E402
 
 
 def demo_00() -> Diagram:

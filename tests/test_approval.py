@@ -18,7 +18,7 @@ from harness_lib.course.lessons.approval import (
     replay_with,
     stopped_for_human,
 )
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 from harness_lib.messages import read_call, tool_call
 from harness_lib.policy import Decision
 

@@ -222,7 +222,7 @@ def test_a_loop_without_its_exit_calls_again_until_its_limit() -> None:
     09-messages-arret: with two requests a turn and a limit of 4, messages[] holds 14."""
     from harness_lib import Limits, MockModel, run, tool_call
     from harness_lib.course.missions.own_loop import without
-    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+    from harness_lib.course.missions.tasks import README_TASK, example_workspace
     from harness_lib.minimal_loop import boucle
     from harness_lib.models import Completion
     from harness_lib.tools import workspace_tools

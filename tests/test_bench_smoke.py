@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from harness_lib import MockModel, workspace_tools
-from harness_lib.course.missions.scenarios import example_workspace
+from harness_lib.course.missions.tasks import example_workspace
 from harness_lib.messages import read_call, tool_call
 from harness_lib.tools import run_tool
 

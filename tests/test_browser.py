@@ -167,7 +167,7 @@ ALIVE = 'vivant = globals().get("vivant", 0) + 1\nprint(f"noyau vivant : {vivant
 # The chapter's three diagrams and one run (01's mission, mock model): « Que sait le
 # modèle ? » read on screen just before and just after each call to the model.
 KNOWING = """from harness_lib import MockModel, run, workspace_tools
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 from harness_lib.course.player.player import Player
 mission = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini")))"""
 KNOWING_PLAYERS = ('"deux_tours"', '"erreur_outil"', '"boucle_complete"', "mission.trace")
@@ -177,9 +177,9 @@ NOTHING_YET = "ne sait encore rien"
 def knowing_diagrams() -> list[Any]:
     """The same four diagrams, built here: what each call must bring to the model."""
     from harness_lib import MockModel, run, workspace_tools
-    from harness_lib.course.drawing.diagram import from_trace
     from harness_lib.course.drawing.mermaid import chapter_diagram
-    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+    from harness_lib.course.drawing.trace_diagram import from_trace
+    from harness_lib.course.missions.tasks import README_TASK, example_workspace
 
     mission = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini")))
     return [*(chapter_diagram(name) for name in ("deux_tours", "erreur_outil",
@@ -517,7 +517,7 @@ def check_dark_theme(notebook: Notebook, player: Any) -> None:
 
 
 VOILA = """from harness_lib.course.player.player import Player, run_live
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 from harness_lib.mock.model import MockModel
 from harness_lib.tools import workspace_tools
 Player("boucle_complete")"""

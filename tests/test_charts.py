@@ -14,7 +14,7 @@ from harness_lib.course.drawing.charts import (
     messages_block,
 )
 from harness_lib.course.drawing.diagram import Entry
-from harness_lib.course.missions.scenarios import PRICE_TASK, README_TASK, example_workspace
+from harness_lib.course.missions.tasks import PRICE_TASK, README_TASK, example_workspace
 from harness_lib.loop import run
 from harness_lib.mock.model import MockModel
 from harness_lib.tokens import ledger

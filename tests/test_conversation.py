@@ -91,7 +91,7 @@ def test_a_refusal_comes_from_the_api_and_is_never_called_sent() -> None:
 def test_conversation_diagrams_use_the_players_text_size() -> None:
     """The players' settings (15 px text) and labels fitted to 680 px: at 800 px the
     drawing, shrunk to the 588 px output area, keeps its text above 12.5 px."""
-    from harness_lib.course.player.state import DISPLAY, FIT, drawn_width
+    from harness_lib.course.drawing.fit import DISPLAY, FIT, drawn_width
 
     long = [{"role": "user", "content": "une très longue demande " * 8},
             {"role": "tool", "tool_call_id": "call_1", "content": "un très long résultat " * 8}]

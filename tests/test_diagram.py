@@ -11,13 +11,11 @@ from hypothesis import strategies as st
 
 from harness_lib.course.drawing.diagram import (
     ROLES,
-    TOOL_LOOP,
     Diagram,
     DiagramError,
     Entry,
     Participant,
     Step,
-    from_trace,
     ledger_at,
     peak,
     total_at,
@@ -33,6 +31,7 @@ from harness_lib.course.drawing.mermaid import (
     to_mermaid,
     unescape,
 )
+from harness_lib.course.drawing.trace_diagram import TOOL_LOOP, from_trace
 from harness_lib.tokens import ledger, message_tokens, tools_tokens
 from harness_lib.trace import Event, Trace
 
@@ -182,10 +181,10 @@ def test_directives_in_a_readme_a_mission_and_a_reply_never_reach_mermaid() -> N
     import html as html_module
 
     from harness_lib import MockModel, run, workspace_tools
-    from harness_lib.course.drawing.charts import static_html
     from harness_lib.course.drawing.hub import hub_mermaid
-    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+    from harness_lib.course.missions.tasks import README_TASK, example_workspace
     from harness_lib.course.player.state import state
+    from harness_lib.course.player.static import static_html
 
     root = example_workspace("mini")
     readme = f"{'x' * 60} {DIRECTIVE}\n{DIRECTIVE}\n" + (root / "README.md").read_text()
@@ -433,7 +432,7 @@ def test_transcript_says_every_step_with_its_context() -> None:
 
 def test_from_trace_of_a_real_run_counts_like_the_loop() -> None:
     from harness_lib import MockModel, run, workspace_tools
-    from harness_lib.course.missions.scenarios import example_workspace
+    from harness_lib.course.missions.tasks import example_workspace
 
     done = run("Lis README.md et résume le projet", MockModel(),
                workspace_tools(example_workspace("mini")))

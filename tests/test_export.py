@@ -13,9 +13,10 @@ from dataclasses import replace
 import pytest
 from fake_ink import PNG, FakeInk
 
-from harness_lib.course.drawing.diagram import DiagramError, from_trace
+from harness_lib.course.drawing.diagram import DiagramError
 from harness_lib.course.drawing.export import diagram_text, export_image, export_text, load
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.missions.scenarios import replay
 from harness_lib.errors import HarnessError
 

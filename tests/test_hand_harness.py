@@ -11,7 +11,7 @@ from traitlets.config import Config
 
 from harness_lib import SYSTEM_PROMPT, ApiError, Completion, HarnessError
 from harness_lib.course.exercises.hand_harness import HandHarness, TourError
-from harness_lib.course.missions.scenarios import README_TASK
+from harness_lib.course.missions.tasks import README_TASK
 from harness_lib.messages import system, tool_result, user
 from harness_lib.mock import check_conversation
 

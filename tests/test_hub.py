@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from harness_lib.course.drawing.diagram import from_trace
 from harness_lib.course.drawing.hub import hub_mermaid, hub_nodes, step_tools
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.missions.scenarios import INCIDENTS, replay
 
 EDGE = re.compile(r"^  (n\d+) -->(?:\|\"([^\"]*)\"\|)? (n\d+)$", re.MULTILINE)

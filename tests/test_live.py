@@ -13,7 +13,7 @@ import os
 import pytest
 
 from harness_lib import ApiError, check_conversation, run, workspace_tools
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 
 pytestmark = [
     pytest.mark.live,  # keeps the key in the environment (see tests/conftest.py)

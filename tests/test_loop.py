@@ -18,12 +18,7 @@ from harness_lib import (
     tool_call,
     workspace_tools,
 )
-from harness_lib.course.missions.scenarios import (
-    PRICE_TASK,
-    README_TASK,
-    WAIT_TASK,
-    example_workspace,
-)
+from harness_lib.course.missions.tasks import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.policy import auto_approve, auto_refuse
 from harness_lib.trace import Event, waits_after
 

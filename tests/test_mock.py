@@ -20,7 +20,7 @@ from harness_lib import (
     user,
     workspace_tools,
 )
-from harness_lib.course.missions.scenarios import PRICE_TASK, README_TASK, example_workspace
+from harness_lib.course.missions.tasks import PRICE_TASK, README_TASK, example_workspace
 from harness_lib.mock.missions import find_files
 
 TOOLS = [t.schema() for t in workspace_tools(example_workspace("mini"))]  # the four tools

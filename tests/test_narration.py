@@ -13,9 +13,10 @@ import typing
 import pytest
 from course_players import PLAYERS
 
-from harness_lib.course.drawing.diagram import Diagram, from_trace
+from harness_lib.course.drawing.diagram import Diagram
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse
 from harness_lib.course.drawing.run_notes import STOP_REASONS
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.missions.scenarios import INCIDENTS, replay
 from harness_lib.course.player.narration import START_NOTE, status, step_note
 from harness_lib.course.player.state import state
@@ -169,7 +170,7 @@ def test_what_messages_held_is_counted_as_a_recount_would_say() -> None:
 
     from harness_lib import MockModel, run, workspace_tools
     from harness_lib.course.drawing.held import Held
-    from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+    from harness_lib.course.missions.tasks import README_TASK, example_workspace
 
     trace = run(README_TASK, MockModel(), workspace_tools(example_workspace("mini"))).trace
     held, seen = Held(), [trace.system]

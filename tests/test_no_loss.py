@@ -38,12 +38,7 @@ from harness_lib import (
     user,
     workspace_tools,
 )
-from harness_lib.course.missions.scenarios import (
-    PRICE_TASK,
-    README_TASK,
-    WAIT_TASK,
-    example_workspace,
-)
+from harness_lib.course.missions.tasks import PRICE_TASK, README_TASK, WAIT_TASK, example_workspace
 from harness_lib.messages import SYSTEM_PROMPT, ToolCall, read_call, system
 from harness_lib.models import Completion
 from harness_lib.policy import DANGEROUS_COMMANDS, DEFAULT_POLICY, Policy, Rule, check_permission

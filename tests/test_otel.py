@@ -19,14 +19,15 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from otlp_json import decode
 
 from harness_lib import MockModel, Run, run, secrets
-from harness_lib.course.drawing.diagram import from_trace, running_totals
+from harness_lib.course.drawing.diagram import running_totals
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.lessons.saved_trace import (
     TraceFileError,
     open_player,
     otel_diagram,
     read_trace,
 )
-from harness_lib.course.missions.scenarios import example_workspace
+from harness_lib.course.missions.tasks import example_workspace
 from harness_lib.course.player.player import Player
 from harness_lib.errors import HarnessError
 from harness_lib.otel import (

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from harness_lib import MockModel, check_conversation, run, workspace_tools
-from harness_lib.course.drawing.diagram import from_trace
-from harness_lib.course.drawing.trace_diagram import FORGOTTEN
+from harness_lib.course.drawing.run_notes import FORGOTTEN
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.missions.own_loop import reference_loop, watch, without
-from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, WAIT_TASK, example_workspace
 from harness_lib.messages import read_call, system, tool_result, user
 from harness_lib.tools import run_tool
 

@@ -16,23 +16,25 @@ import pytest
 from course_players import PLAYERS
 
 from harness_lib.course.drawing.charts import ADDED_STYLE
-from harness_lib.course.drawing.diagram import Diagram, from_trace, totals_at
-from harness_lib.course.drawing.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
-from harness_lib.course.drawing.message_json import fill
-from harness_lib.course.missions.scenarios import README_TASK, WAIT_TASK, example_workspace, replay
-from harness_lib.course.player import player as player_module
-from harness_lib.course.player.known import call_steps, shown_html
-from harness_lib.course.player.narration import step_note
-from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
-from harness_lib.course.player.state import (
+from harness_lib.course.drawing.diagram import Diagram, totals_at
+from harness_lib.course.drawing.fit import (
     FIT,
     LABEL,
     WINDOW,
-    diagram_output,
     drawn_arrows,
     drawn_width,
     label_limit,
 )
+from harness_lib.course.drawing.mermaid import CHAPTER, HIGHLIGHT, chapter_diagram, parse
+from harness_lib.course.drawing.message_json import fill
+from harness_lib.course.drawing.trace_diagram import from_trace
+from harness_lib.course.missions.scenarios import replay
+from harness_lib.course.missions.tasks import README_TASK, WAIT_TASK, example_workspace
+from harness_lib.course.player import player as player_module
+from harness_lib.course.player.known import call_steps, shown_html
+from harness_lib.course.player.narration import step_note
+from harness_lib.course.player.player import LIGHT, START_NOTE, Player, run_live, state
+from harness_lib.course.player.state import diagram_output
 from harness_lib.limits import Limits
 from harness_lib.loop import run
 from harness_lib.messages import SYSTEM_PROMPT, system

@@ -16,7 +16,8 @@ from harness_lib.course.exercises.answers import MultipleChoice, Numeric, Open, 
 from harness_lib.course.exercises.french import normalise
 from harness_lib.course.exercises.questions import QUESTIONS, REFUSALS, refusal_option
 from harness_lib.course.exercises.widgets import question
-from harness_lib.course.missions.scenarios import README_TASK, replay
+from harness_lib.course.missions.scenarios import replay
+from harness_lib.course.missions.tasks import README_TASK
 from harness_lib.course.playground.toggle import send
 from harness_lib.text import french_number
 

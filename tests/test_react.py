@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness_lib import MockModel, run, workspace_tools
-from harness_lib.course.drawing.diagram import from_trace
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.lessons.react import (
     NOT_SHOWN,
     ReactTurn,
@@ -15,7 +15,7 @@ from harness_lib.course.lessons.react import (
     react_steps,
     react_text,
 )
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 from harness_lib.messages import assistant, tool_call
 from harness_lib.mock import check_conversation
 from harness_lib.models import Completion, ReplayModel

@@ -12,7 +12,7 @@ from real_traffic import BY_NAME, recorded_messages, replay
 from harness_lib import MockModel, run, workspace_tools
 from harness_lib.course.drawing.run_notes import notes
 from harness_lib.course.lessons.react import react_html, react_steps, react_text
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 
 SAMPLE = BY_NAME["deepseek-reasoner-three-calls"]
 

@@ -255,7 +255,7 @@ def test_without_a_sandbox_the_mock_asks_like_any_model_unless_the_policy_says(
     # No model-type test in the loop: the mock's commands wait for a yes as a real model's do,
     # and a caller that trusts the mission says so through the same Policy anyone passes.
     from harness_lib import DEFAULT_POLICY, MockModel, run
-    from harness_lib.course.missions.scenarios import example_workspace
+    from harness_lib.course.missions.tasks import example_workspace
 
     task, tools = "Corrige format_price dans price.py", workspace_tools
     asked = run(task, MockModel(), tools(example_workspace("prix")))
@@ -267,7 +267,7 @@ def test_without_a_sandbox_the_mock_asks_like_any_model_unless_the_policy_says(
 
 def test_a_real_model_without_a_sandbox_waits_for_a_human(unconfined: None) -> None:
     from harness_lib import DEFAULT_POLICY, MockModel, ReplayModel, run
-    from harness_lib.course.missions.scenarios import example_workspace
+    from harness_lib.course.missions.tasks import example_workspace
 
     mock = run("Corrige format_price dans price.py", MockModel(),
                workspace_tools(example_workspace("prix")),

@@ -10,13 +10,8 @@ import pytest
 
 from harness_lib import ApiError, MockModel, check_conversation, run, workspace_tools
 from harness_lib.course.missions.own_loop import watch, without
-from harness_lib.course.missions.scenarios import (
-    INCIDENTS,
-    PRICE_TASK,
-    README_TASK,
-    example_workspace,
-    replay,
-)
+from harness_lib.course.missions.scenarios import INCIDENTS, replay
+from harness_lib.course.missions.tasks import PRICE_TASK, README_TASK, example_workspace
 
 
 def test_the_five_incidents_exist():

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness_lib import Event, MockModel, Trace, run, workspace_tools
-from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+from harness_lib.course.missions.tasks import README_TASK, example_workspace
 from harness_lib.trace import describe
 
 

@@ -18,9 +18,10 @@ import pytest
 
 from harness_lib import Limits, MockModel, Trace, check_conversation, run, workspace_tools
 from harness_lib.cli.debug import format_request
-from harness_lib.course.drawing.diagram import from_trace, transcript
+from harness_lib.course.drawing.diagram import transcript
 from harness_lib.course.drawing.export import export_text
 from harness_lib.course.drawing.mermaid import to_mermaid
+from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.models import Completion
 from harness_lib.tools.shell import HeadTail
 

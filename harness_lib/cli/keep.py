@@ -26,7 +26,7 @@ from types import FrameType
 
 from ..errors import HarnessError
 from ..files import write_atomically
-from ..otel import write_otlp
+from ..otel.export import write_otlp
 from ..tools.ending import replace_handlers
 from ..trace import Event, Run, Trace
 from .debug import redact

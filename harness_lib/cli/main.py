@@ -16,18 +16,19 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..course.drawing.export import IMAGE_SUFFIXES, diagram_text, export_image, export_text, load
-from ..course.missions.scenarios import replay
+from ..course.missions.scenarios import INCIDENTS, replay
 from ..errors import HarnessError, os_error_text
 from ..files import writable_target
 from ..limits import Limits
 from ..loop import run
-from ..mock import MockModel
-from ..models import Model
+from ..mock.model import MockModel
+from ..models.model import Model
 from ..policy import DEFAULT_POLICY, cli_approver
 from ..recorder import bill
 from ..text import dollars as dollars_fr
-from ..tools import Tool, workspace_tools
+from ..tools.builtin import workspace_tools
 from ..tools.sandbox import SandboxWarning
+from ..tools.tool import Tool
 from ..trace import Event, Trace, describe
 from . import setting, teacher
 from .debug import format_request, redact
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show "é" gets "\xe9"
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = parser().parse_args(argv)  # a bad command line: French message, exit code 2
+    args = parser(INCIDENTS).parse_args(argv)  # a bad command line: French message, exit code 2
     try:
         with warnings.catch_warnings():  # the CLI says it its own way (setting.sandbox_line)
             warnings.simplefilter("ignore", SandboxWarning)

@@ -1,14 +1,16 @@
 """The command line's options: `python -m harness_lib -h` prints them, in French.
 
->>> parser().parse_args(["run", "--mock", "Bonjour"]).mock
+>>> parser(["normal"]).parse_args(["demo", "normal"]).scenario
+'normal'
+>>> parser([]).parse_args(["run", "--mock", "Bonjour"]).mock
 True
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 
-from ..course.missions.scenarios import INCIDENTS
 from ..course.teaching.hub import BRANCH, REPOSITORY
 from ..limits import MAX_TURNS
 from .french_args import FrenchArgumentParser, positive_int
@@ -25,8 +27,9 @@ python -m harness_lib lien-hub https://hub.exemple.fr [--depot URL] [--branche N
 """
 
 
-def parser() -> argparse.ArgumentParser:
-    """The CLI's options, its help and its errors in French (french_args.py)."""
+def parser(incidents: Iterable[str]) -> argparse.ArgumentParser:
+    """The CLI's options, its help and its errors in French (french_args.py); `incidents`:
+    what `demo` replays (the course's, named by main.py, which also plays them)."""
     parser = FrenchArgumentParser(
         prog="python -m harness_lib",
         description=USAGE,
@@ -35,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, title="commandes",
                                 metavar="COMMANDE")
     demo_cmd = sub.add_parser("demo", help="rejouer un incident du chapitre (hors ligne)")
-    demo_cmd.add_argument("scenario", choices=list(INCIDENTS))
+    demo_cmd.add_argument("scenario", choices=list(incidents))
     run_cmd = sub.add_parser("run", help="lancer la boucle sur une mission")
     run_cmd.add_argument("task", metavar="MISSION", help="la mission, entre guillemets")
     run_cmd.add_argument(

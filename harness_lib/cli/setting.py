@@ -9,14 +9,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..course.missions.scenarios import example_workspace, workspace_for
+from ..course.missions.tasks import example_workspace, workspace_for
 from ..errors import HarnessError
 from ..files import writable_target
 from ..messages import SYSTEM_PROMPT, system
 from ..otel.encode import require as require_otel
 from ..policy import Policy
 from ..tokens import tools_tokens
-from ..tools import Tool, sandbox
+from ..tools.sandbox import notice as sandbox_notice
+from ..tools.sandbox import problem as sandbox_problem
+from ..tools.tool import Tool
 from ..trace import Trace
 from .keep import Keeper
 
@@ -58,11 +60,11 @@ def workspace(args: argparse.Namespace) -> Path:
 def sandbox_line(policy: Policy) -> str:
     """What confines bash in this run, said once before it starts; where nothing can,
     that every command waits for a yes (the mock's too), or that --unconfined skips it."""
-    why = sandbox.problem()
+    why = sandbox_problem()
     if why is None:
         net = "réseau autorisé" if policy.network else "sans réseau"
         return f"Bac à sable : bash écrit dans l’espace de travail seulement, {net}."
     if policy.unconfined == "allow":
         return (f"Pas de bac à sable pour bash : {why}. Avec --unconfined, chaque commande "
                 "tourne avec vos droits, sans question, à vos risques.")
-    return sandbox.notice(why, opt_out="--unconfined")
+    return sandbox_notice(why, opt_out="--unconfined")

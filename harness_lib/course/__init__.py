@@ -44,13 +44,15 @@ warnings.filterwarnings("ignore", category=SandboxWarning)
 # name -> the module (below harness_lib.course) that defines it
 _PUBLIC = {
     "drawing.charts": ("billing", "context_chart"),
-    "drawing.diagram": ("from_trace", "ledger_at", "total_at"),
+    "drawing.diagram": ("ledger_at", "total_at"),
+    "drawing.trace_diagram": ("from_trace",),
     "drawing.hub": ("hub_edges",),
     "drawing.mermaid": ("chapter_diagram",),
     "drawing.run_notes": ("stop_reason",),
     "player.player": ("Player", "run_live"),
-    "missions.scenarios": ("PRICE_TASK", "QUESTION", "README_TASK", "WAIT_TASK",
-                           "example_workspace", "replay", "workspace_for"),
+    "missions.tasks": ("PRICE_TASK", "QUESTION", "README_TASK", "WAIT_TASK",
+                       "example_workspace", "workspace_for"),
+    "missions.scenarios": ("replay",),
     "missions.own_loop": ("reference_loop", "without"),
     "playground.toggle": ("ENV_KEY", "REAL", "Playground", "current_model", "send", "toggle"),
     "playground.replies": ("default_tools",),

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..limits import MODEL_TIMEOUT
-from ..messages import Message, valid_message
+from ..messages import Message, read_call, valid_message
 
 # The real model used when none is named: cheap, and it calls tools. HARNESS_MODEL overrides it.
 DEFAULT_MODEL = "openai/gpt-4o-mini"
@@ -80,6 +80,12 @@ class Completion:
     def refusal(self) -> str | None:
         """The model's refusal, in the provider's words, or None."""
         return refusal_text(self.message)
+
+    @property
+    def label(self) -> str:
+        """Its arrow in a diagram: « tool_call read_file("README.md") », or « Réponse finale »."""
+        calls = [read_call(call).label for call in self.tool_calls]
+        return "tool_call " + ", ".join(calls) if calls else "Réponse finale"
 
 
 class Model(Protocol):

@@ -12,8 +12,6 @@ run grow like the square of the number of turns:
 ...                   Event("request", 2, "Appel 2", ledger={"system": 100, "tool": 900})])
 >>> [(c.turn, c.context_tokens, c.billed_input_total) for c in billing(t)]
 [(1, 100, 100), (2, 1000, 1100)]
->>> fr(2370)
-'2\u202f370'
 """
 
 from __future__ import annotations
@@ -27,9 +25,7 @@ from dataclasses import dataclass
 from ...messages import Message
 from ...tokens import message_tokens
 from ...trace import Trace
-from .diagram import ROLES, Diagram, Entry, fr, totals_of, transcript
-from .hub import hub_mermaid
-from .mermaid import to_mermaid
+from .diagram import ROLES, Entry, fr, totals_of
 
 # Each at 4.5:1 or more as text on white, and 3:1 or more as a block on the bar (#f1f3f5).
 ROLE_COLORS = {"system": "#5c6670", "tools": "#7b3f9e", "user": "#1e7a46",
@@ -161,51 +157,6 @@ def mermaid_fence(mermaid: str) -> str:
     longest = max((len(run) for run in re.findall("`+", mermaid)), default=0)
     fence = "`" * max(3, longest + 1)  # a label holding ``` must not close the block
     return f"{fence}mermaid\n{mermaid}{fence}\n"
-
-
-STATIC_CLASS = "harness-static"  # stepper.css hides it wherever a live player is drawn
-
-
-def static_html(diagram: Diagram) -> str:
-    """The whole diagram, its hub view and its text version, for HTML exports and
-    viewers without a kernel.
-
-    Diagrams are Mermaid text in `<pre class="harness-mermaid" hidden="hidden">` (a value:
-    Lab's sanitizer drops an empty `hidden`): never shown as text (its `%%` lines are no
-    reading); `player/static.py` adds what draws them (the
-    bundled Mermaid), and where nothing draws them (a page that runs no script: a
-    notebook the site reopened), the text version, open, says the same. Not nbconvert's
-    own `jp-Mermaid` form: its export hides that text until a CDN draws it.
-    """
-    whole, hub = to_mermaid(diagram, highlight=False), hub_mermaid(diagram)
-    return (f'<div class="{STATIC_CLASS}" lang="fr">'
-            f'<p><b>{html.escape(diagram.title or "Diagramme")}'
-            f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
-            f"<p hidden=\"hidden\">La même exécution, le harness au centre (vue hub) :</p>"
-            f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
-
-
-def static_figure_html(mermaid: str, text: str, title: str) -> str:
-    """One diagram (send()'s conversation) and its text version, as `static_html` writes
-    a player's: for HTML exports and viewers without a kernel.
-
-    >>> page = static_figure_html("sequenceDiagram", "1. U → H : <b>", "Conversation")
-    >>> 'hidden="hidden">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
-    (True, True)
-    """
-    return (f'<div class="{STATIC_CLASS}" lang="fr">'
-            f'<p><b>{html.escape(title)}</b> (copie statique)</p>'
-            f"{_mermaid_block(mermaid)}{_text_version(text)}</div>")
-
-
-def _mermaid_block(mermaid: str) -> str:
-    return f'<pre class="harness-mermaid" hidden="hidden">{html.escape(mermaid)}</pre>'
-
-
-def _text_version(text: str) -> str:
-    """Open: read where the diagrams are not drawn (static.js folds it once they are)."""
-    return (f'<details open><summary>Version texte</summary><pre style="white-space:pre-wrap">'
-            f"{html.escape(text)}</pre></details>")
 
 
 # The bill of a run: one line per model call.

@@ -1,7 +1,7 @@
 """What a course diagram is: steps (arrows), what each adds to messages[], and the context.
 
 A `Diagram` comes from annotated Mermaid text (`mermaid.parse`, the chapter's
-three diagrams) or from a real run (`from_trace`). Either way each step is one
+three diagrams) or from a real run (`trace_diagram.from_trace`). Either way each step is one
 arrow, with the context entries it adds, so the context after any step can be
 counted: that is the course's context bar.
 
@@ -21,13 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import HarnessError
-from ...messages import Message
+from ...messages import Message, read_call
 from ...text import french_number as fr  # short: the transcripts and charts use it a lot
-from ...text import one_line, plural, shorten
-from ...tokens import ROLE_ALIASES, message_tokens, tools_tokens
-from ...trace import Event, Trace
-from .run_notes import RunStory, notes
-from .trace_diagram import API_ID, TOOL_LOOP, label, message_label, route
+from ...text import one_line
 
 ROLES = ("system", "tools", "user", "assistant", "tool", "compact")
 KEPT_BY_COMPACTION = ("system", "tools")
@@ -186,61 +182,19 @@ def transcript(diagram: Diagram) -> str:
     return "\n".join(line for line in lines if line)
 
 
-# A run as a diagram: one step per Event, with the chapter's participants.
-# Each event's arrow, label and note come from trace_diagram.py.
+def message_label(message: Message) -> str:
+    """What a message shows in the diagram: its tool calls, else its text."""
+    calls = message.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        return "tool_call " + ", ".join(_call_label(call) for call in calls)
+    content = message.get("content")
+    text = content if isinstance(content, str) else "" if content is None else str(content)
+    if message.get("role") == "tool":
+        return f"Résultat de {message.get('tool_call_id')} : {text}"
+    return text
 
 
-def from_trace(trace: Trace) -> Diagram:
-    """A real run, step by step: its messages, and their estimated size in tokens."""
-    events, steps, turn = trace.events, [], 0
-    story, written = RunStory(trace), notes(trace)
-    tool_results = [i for i, e in enumerate(events) if e.kind == "tool_result"]
-    first_request = next((i for i, e in enumerate(events) if e.kind == "request"), 0)
-    # The loop frame spans the turns that asked for tools, as in the chapter.
-    loop = range(first_request, tool_results[-1] + 1) if tool_results else range(0)
-    sent = [trace.system] if trace.system else []  # messages[], grown one event at a time
-    for i, event in enumerate(events):
-        source, arrow, target = route(story, i)
-        turn += event.kind == "request"  # a refused call is still the harness's call n
-        sent += [event.message] if event.message is not None else []
-        messages = MessagesView(sent, len(sent))  # trace.messages_at(i), without a copy
-        steps.append(Step(i + 1, source, target, arrow, shorten(one_line(label(story, i))),
-                          _entries(event), written[i],
-                          TOOL_LOOP if i in loop else None, turn, messages))
-    task = next((one_line(e.text) for e in events if e.kind == "task"), "")
-    api = (Participant(API_ID, "API"),) if story.refused else ()
-    participants = (Participant("U", "Personne"), Participant("H", "Harness"), *api,
-                    Participant("M", "Modèle"), Participant("T", _tools_label(trace)))
-    description = (f"Une exécution réelle : {plural(len(steps), 'étape')}, "
-                   f"{plural(turn, 'appel')} au modèle. "
-                   "Chaque étape montre ce que messages[] contient.")
-    return Diagram(shorten(task or "Trace d’une exécution"), description, participants,
-                   _initial(trace), tuple(steps))
-
-
-def _initial(trace: Trace) -> tuple[Entry, ...]:
-    entries = [Entry("system", message_tokens(trace.system), "Prompt système")] \
-        if trace.system is not None else []
-    functions = [s.get("function") for s in trace.tools if isinstance(s, dict)]
-    names = [str(f.get("name")) for f in functions if isinstance(f, dict)]
-    if tokens := trace.tools_tokens or tools_tokens(trace.tools):
-        entries.append(Entry("tools", tokens, shorten("Définitions de " + ", ".join(names))
-                             if names else "Définition des outils"))
-    return tuple(entries)
-
-
-def _tools_label(trace: Trace) -> str:
-    """The tool's own name when the run used only one tool, else « Outils »."""
-    used = {str(e.data.get("tool")) for e in trace.events if e.kind == "tool_call"}
-    return shorten(one_line(used.pop()), 40) if len(used) == 1 else "Outils"
-
-
-def _entries(event: Event) -> tuple[Entry, ...]:
-    message = event.message
-    if not isinstance(message, dict):
-        return ()
-    role = ROLE_ALIASES.get(message.get("role"), message.get("role"))
-    if role not in ROLES:
-        return ()
-    label = shorten(one_line(message_label(message)))
-    return (Entry(role, message_tokens(message), label),)
+def _call_label(request: object) -> str:
+    """« call_1 : read_file("README.md") »: the id, the name, the argument values."""
+    call = read_call(request)
+    return f"{call.id} : {call.label}"

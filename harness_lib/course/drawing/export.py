@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 from ...errors import HarnessError
 from ...files import write_atomically
 from ...trace import Trace
-from .diagram import Diagram, DiagramError, from_trace
+from .diagram import Diagram, DiagramError
 from .mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
+from .trace_diagram import from_trace
 
 if TYPE_CHECKING:  # for the annotation only: mermaid-py is imported when drawing
     import mermaid

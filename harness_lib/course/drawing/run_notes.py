@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...messages import RULE_1, RULE_2, read_call
-from ...mock import check_conversation
+from ...mock.conversation import check_conversation
 from ...text import french_number as fr
 from ...text import one_line, plural, shorten
 from ...trace import Event, Trace

@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from ...messages import RULE_1
-from ...mock import check_conversation
+from ...mock.conversation import check_conversation
 from ...models.model import Completion
 from ..playground.misconceptions import explain
 from .tool_message import Feedback

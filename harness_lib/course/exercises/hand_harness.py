@@ -33,10 +33,10 @@ from typing import Any
 
 from ...errors import HarnessError
 from ...messages import ToolCall, read_call
-from ...models import Completion
-from ...tools import run_tool, workspace_tools
-from ...tools.tool import ERROR
-from ..missions.scenarios import example_workspace
+from ...models.model import Completion
+from ...tools.builtin import workspace_tools
+from ...tools.tool import ERROR, run_tool
+from ..missions.tasks import example_workspace
 from ..playground.toggle import send
 from .french import kind
 from .hand_checks import api_verdict, asked, misplaced, rule_1

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from ..missions.scenarios import QUESTION as INCIDENT
+from ..missions.tasks import QUESTION as INCIDENT
 from .answers import MultipleChoice, Numeric, Open, ShortText, Spec
 from .final_questions import FINAL
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ApiError
-from ...models import Completion
+from ...models.model import Completion
 from ..progress.form import Item
 from ..progress.keep import keep, recall, when
 

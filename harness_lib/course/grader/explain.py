@@ -20,9 +20,9 @@ import re
 import traceback
 from typing import Any
 
-from ...models import Completion
+from ...models.model import Completion
 from ...text import french_number, plural, shorten
-from ...tools import Observation
+from ...tools.tool import Observation
 from ..missions.guard import Guard, Quit, TimeUp
 from ..missions.logbook import NoExit, TooManyCalls
 from ..missions.spy import CallError, LoopModel, Sealed

@@ -26,11 +26,11 @@ from typing import Any
 
 from ...errors import ApiError
 from ...text import plural
-from ...tools import workspace_tools
+from ...tools.builtin import workspace_tools
 from ..missions.guard import Cut, Quit
 from ..missions.own_loop import Loop, Watched, watch
-from ..missions.scenarios import example_workspace
 from ..missions.spy import Audit, Strange
+from ..missions.tasks import example_workspace
 from ..progress.form import Item
 from ..progress.keep import keep
 from .compare import first_fault

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...limits import MAX_FAILURES
-from ...mock import check_conversation
+from ...mock.conversation import check_conversation
 from ...mock.missions import BUGGY
 from ...text import plural
 from ..missions.own_loop import Watched
-from ..missions.scenarios import PRICE_TASK, README_TASK, WAIT_TASK
+from ..missions.tasks import PRICE_TASK, README_TASK, WAIT_TASK
 
 MAX_TURNS = 15
 THREE_TASK = "Lis docs/README.md, pyproject.toml et src/boucle.py, puis résume-les"

@@ -30,14 +30,14 @@ from typing import Any
 
 from ...loop import run
 from ...messages import ToolCall, read_call
-from ...mock import MockModel
-from ...models import Model
+from ...mock.model import MockModel
+from ...models.model import Model
 from ...policy import STRICT_POLICY, Decision, Policy
 from ...text import one_line, shorten
-from ...tools import workspace_tools
+from ...tools.builtin import workspace_tools
 from ...trace import Run
 from ..drawing.run_notes import stop_reason
-from ..missions.scenarios import PRICE_TASK, example_workspace
+from ..missions.tasks import PRICE_TASK, example_workspace
 from ..player.static import Shown
 
 

@@ -10,7 +10,7 @@ machine where the harness, not the model, decides the path (read README.md,
 then one model call without tools to summarise it).
 
 >>> from harness_lib import MockModel, run, workspace_tools
->>> from harness_lib.course.missions.scenarios import example_workspace
+>>> from harness_lib.course.missions.tasks import example_workspace
 >>> done = run("Lis README.md et résume le projet", MockModel(think=True),
 ...            workspace_tools(example_workspace("mini")))
 >>> first, last = react_steps(done.trace)
@@ -29,11 +29,10 @@ from dataclasses import dataclass, field
 from ...errors import HarnessError
 from ...loop import finish
 from ...messages import SYSTEM_PROMPT, assistant, read_call, system, tool_call, tool_result, user
-from ...models import Model
-from ...models.model import answer_text
+from ...models.model import Model, answer_text
 from ...recorder import Recorder
 from ...text import one_line, shorten
-from ...tools import Tool, run_tool
+from ...tools.tool import Tool, run_tool
 from ...trace import Run, Trace
 from .codeview import HEAD
 

@@ -68,7 +68,7 @@ def read_trace(content: str | bytes, name: str = "la trace") -> Trace:
 def otel_diagram(trace: OtelTrace) -> Any:
     """The diagram of an OTLP trace, each entry the size the file gives (not an estimate of
     the placeholder texts), and what the file lacks said at the first step."""
-    from ..drawing.diagram import from_trace
+    from ..drawing.trace_diagram import from_trace
 
     diagram = from_trace(trace)
     steps = [replace(step, entries=tuple(replace(entry, tokens=event.data["tokens"])

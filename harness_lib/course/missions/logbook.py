@@ -21,8 +21,7 @@ from collections import Counter
 from typing import Any
 
 from ...messages import Message, ToolCall
-from ...models import Completion
-from ...recorder import reply_label
+from ...models.model import Completion
 from ...tokens import LEDGER_ROLES, ROLE_ALIASES, ledger, message_tokens, tools_tokens
 from ...trace import Event, EventKind, Trace
 from .guard import Cut
@@ -94,7 +93,7 @@ class Logbook:
     def reply(self, reply: Completion) -> None:
         self.replies.append(reply)
         data = {"usage": reply.usage, "finish_reason": reply.finish_reason}
-        self.waiting.append(self._add("reply", reply_label(reply), data=data, reply=reply.message))
+        self.waiting.append(self._add("reply", reply.label, data=data, reply=reply.message))
 
     def tool_run(self, name: str, arguments: dict[str, Any], result: str) -> None:
         """One run of a tool: its arrow, then its result (in messages[] or not, we will see)."""

@@ -13,7 +13,7 @@ learner deletes it (markers.py). The incidents `missing-call` and `missing-resul
 loops. `watch(…, seconds=5)` also bounds the loop in time and caps its output (guard.py).
 
 >>> from harness_lib.tools import workspace_tools
->>> from harness_lib.course.missions.scenarios import README_TASK, example_workspace
+>>> from harness_lib.course.missions.tasks import README_TASK, example_workspace
 >>> tools = workspace_tools(example_workspace("mini"))
 >>> watch(reference_loop, README_TASK, tools).run.reason
 'answer'
@@ -31,10 +31,10 @@ from typing import Any
 
 from ...errors import HarnessError, ModelTimeout
 from ...minimal_loop import boucle
-from ...mock import MockModel
-from ...models import Completion, Model
+from ...mock.model import MockModel
+from ...models.model import Completion, Model
 from ...text import after_colon, plural
-from ...tools import Tool
+from ...tools.tool import Tool
 from ...trace import Run
 from . import markers
 from .guard import Cut, Guard, raise_in

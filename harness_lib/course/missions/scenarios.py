@@ -1,4 +1,4 @@
-"""The chapter's five replayable incidents, and the example workspaces they use.
+"""The chapter's five replayable incidents, each a real run (tasks and workspaces: tasks.py).
 
 Each incident is a real run with `MockModel`, offline. Three run the harness's
 loop (`loop.run`). The two others (`missing-call`, `missing-result`) run a loop
@@ -13,45 +13,16 @@ refusal, from that very run.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 from ...errors import ApiError
 from ...limits import Limits
 from ...loop import run
-from ...mock import MockModel
-from ...tools import workspace_tools
+from ...mock.model import MockModel
+from ...tools.builtin import workspace_tools
 from ...trace import Run
 from .own_loop import watch, without
-
-README_TASK = "Lis README.md et résume le projet"
-PRICE_TASK = "Corrige formatPrice pour les montants négatifs"
-WAIT_TASK = "Attends que fini.txt apparaisse, puis résume-le"
-QUESTION = "Quel message va manquer dans messages[], et qui devait l’ajouter ?"
-WORKSPACES = ("mini", "docs", "prix", "attente")
-
-
-def example_workspace(name: str, dest: str | Path | None = None) -> Path:
-    """A fresh copy of a bundled example folder (the package's copy is never touched), without
-    the bytecode an install may have put in it: the learner's `ls` shows the project only."""
-    if name not in WORKSPACES:
-        raise ValueError(
-            f"espace d’exemple inconnu : {name!r} (au choix : {', '.join(WORKSPACES)})"
-        )
-    target = Path(dest) if dest else Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
-    data = resources.files("harness_lib.course") / "data"
-    with resources.as_file(data / "workspaces" / name) as src:
-        shutil.copytree(src, target, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return target
-
-
-def workspace_for(task: str) -> str:
-    """The bundled example that fits a mission (the price shop for formatPrice)."""
-    return "prix" if "price" in task.lower() else "mini"
+from .tasks import QUESTION, README_TASK, WAIT_TASK, example_workspace
 
 
 @dataclass(frozen=True)

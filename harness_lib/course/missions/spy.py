@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
-from ...models import Completion, Model
-from ...tools import Tool
+from ...models.model import Completion, Model
+from ...tools.tool import Tool
 from .guard import Cut, Guard
 from .logbook import Logbook, NoExit, TooManyCalls
 

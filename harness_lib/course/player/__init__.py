@@ -9,7 +9,8 @@
     figure.py          one diagram outside a player (send()'s), drawn by stepper.js too
     renderer.py (+.js, .css) the bundled Mermaid (vendor/): sent once per kernel, draws for
                        every player; its sheet: the course's page-wide focus ring and contrast
-    static.py (+.js)   the static copy, drawn offline in an HTML export or a notebook reopened,
+    static.py (+.js)   the static copy (the diagram, its hub view, its text version), drawn
+                       offline in an HTML export or a notebook reopened,
                        and the note that a widget needs its kernel (`show`, `Shown`)
     browser_widget.py  the base of the course's own anywidgets (stepper, figure, renderer, question)
 

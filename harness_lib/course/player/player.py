@@ -26,19 +26,21 @@ from typing import TYPE_CHECKING, Any
 from ...loop import run
 from ...messages import SYSTEM_PROMPT, system
 from ...tokens import tools_tokens
-from ...tools import Tool
+from ...tools.tool import Tool
 from ...trace import Event, Run, Trace, waits_after
-from ..drawing.diagram import Diagram, from_trace, peak, transcript
+from ..drawing.diagram import Diagram, peak, transcript
+from ..drawing.fit import WINDOW
 from ..drawing.mermaid import CHAPTER, chapter_diagram, parse, to_mermaid
+from ..drawing.trace_diagram import from_trace
 from .known import call_steps
 from .narration import START_NOTE, status
 from .panels import LIGHT, Panels
-from .state import WINDOW, PlayerState, state, turn_label
+from .state import PlayerState, state, turn_label
 from .static import static_copy
 from .stepper import HUB, SEQUENCE, step_text, stepper
 
 if TYPE_CHECKING:
-    from ...models import Model
+    from ...models.model import Model
 
 __all__ = ["LIGHT", "START_NOTE", "Player", "PlayerState", "run_live", "state"]
 VIEWS = {"sequence": SEQUENCE, "hub": HUB}

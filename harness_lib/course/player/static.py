@@ -9,9 +9,9 @@ trust (there no script and no style sheet of an output runs);
 `renderer.css`, loaded with any live course widget, hides it below each widget that
 is drawn (`.harness-static`). A player's (or a figure's) note heads its static copy.
 
-`charts.static_html` writes the whole diagram, its hub view (Mermaid text) and the
-text version; `charts.static_figure_html` one diagram (send()'s, figure.py) and its
-text version. This adds, first, the note,
+`static_html` writes the whole diagram, its hub view (Mermaid text) and the
+text version; `static_figure_html` one diagram (send()'s, figure.py) and its
+text version. `static_copy` and `static_figure` add, first, the note,
 then `static.js`, which draws them with the bundled Mermaid where no live widget runs:
 an `nbconvert --to html` export, opened offline; a notebook Lab or the site reopens
 (they trust one they saved), once its widget says it cannot come back. Where no script
@@ -40,8 +40,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..drawing.charts import static_figure_html, static_html
-from ..drawing.diagram import Diagram
+from ..drawing.diagram import Diagram, transcript
+from ..drawing.hub import hub_mermaid
+from ..drawing.mermaid import to_mermaid
 from .renderer import library_bytes
 
 LIBRARY_TAG = '<script type="application/x-harness-mermaid">'  # static.js looks for it
@@ -123,3 +124,48 @@ class Shown:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.__dict__["widget"], name)
+
+
+STATIC_CLASS = "harness-static"  # stepper.css hides it wherever a live player is drawn
+
+
+def static_html(diagram: Diagram) -> str:
+    """The whole diagram, its hub view and its text version, for HTML exports and
+    viewers without a kernel.
+
+    Diagrams are Mermaid text in `<pre class="harness-mermaid" hidden="hidden">` (a value:
+    Lab's sanitizer drops an empty `hidden`): never shown as text (its `%%` lines are no
+    reading); `player/static.py` adds what draws them (the
+    bundled Mermaid), and where nothing draws them (a page that runs no script: a
+    notebook the site reopened), the text version, open, says the same. Not nbconvert's
+    own `jp-Mermaid` form: its export hides that text until a CDN draws it.
+    """
+    whole, hub = to_mermaid(diagram, highlight=False), hub_mermaid(diagram)
+    return (f'<div class="{STATIC_CLASS}" lang="fr">'
+            f'<p><b>{html.escape(diagram.title or "Diagramme")}'
+            f"</b> (copie statique du lecteur)</p>{_mermaid_block(whole)}"
+            f"<p hidden=\"hidden\">La même exécution, le harness au centre (vue hub) :</p>"
+            f"{_mermaid_block(hub)}{_text_version(transcript(diagram))}</div>")
+
+
+def static_figure_html(mermaid: str, text: str, title: str) -> str:
+    """One diagram (send()'s conversation) and its text version, as `static_html` writes
+    a player's: for HTML exports and viewers without a kernel.
+
+    >>> page = static_figure_html("sequenceDiagram", "1. U → H : <b>", "Conversation")
+    >>> 'hidden="hidden">sequenceDiagram</pre>' in page, "&lt;b&gt;" in page
+    (True, True)
+    """
+    return (f'<div class="{STATIC_CLASS}" lang="fr">'
+            f'<p><b>{html.escape(title)}</b> (copie statique)</p>'
+            f"{_mermaid_block(mermaid)}{_text_version(text)}</div>")
+
+
+def _mermaid_block(mermaid: str) -> str:
+    return f'<pre class="harness-mermaid" hidden="hidden">{html.escape(mermaid)}</pre>'
+
+
+def _text_version(text: str) -> str:
+    """Open: read where the diagrams are not drawn (static.js folds it once they are)."""
+    return (f'<details open><summary>Version texte</summary><pre style="white-space:pre-wrap">'
+            f"{html.escape(text)}</pre></details>")

@@ -30,14 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...errors import ApiError
-from ...mock import Problem
-from ...text import plural
+from ...mock.message_rules import Problem
+from ...text import one_line, plural, shorten
 from ...tokens import message_tokens, tools_tokens
 from ..drawing import charts
-from ..drawing.diagram import Diagram, Entry, Participant, Step, ledger_at, one_line, shorten
+from ..drawing.diagram import Diagram, Entry, Participant, Step, ledger_at, message_label
+from ..drawing.fit import DISPLAY, FIT, drawn_width  # the players' text fitting
 from ..drawing.mermaid import arrow_line, escape, to_mermaid
-from ..drawing.trace_diagram import message_label
-from ..player.state import DISPLAY, FIT, drawn_width  # the players' text fitting
 
 FIRST, LAST = 10, 29  # a long conversation: its first and last messages are drawn
 LABEL = 64  # characters of an arrow's label: the diagram stays readable on a narrow screen

@@ -18,9 +18,8 @@ import json
 import re
 import reprlib
 
-from ...text import french_number
-from ..drawing.diagram import shorten
-from ..drawing.trace_diagram import message_label
+from ...text import french_number, shorten
+from ..drawing.diagram import message_label
 from .conversation import Mark, shown
 
 RED = "#c62828"

@@ -21,15 +21,14 @@ from typing import Any
 
 from ...errors import ApiError, HarnessError, ModelTimeout
 from ...messages import got, read_call
-from ...mock import Problem
-from ...models import Completion
+from ...mock.message_rules import Problem
 from ...models.causes import CONTEXT, FILTER
 from ...models.http_errors import ProviderError
+from ...models.model import Completion
 from ...text import dollars, french_number, plural, shorten
-from ...tools import workspace_tools
-from ..drawing.diagram import transcript
-from ..drawing.trace_diagram import message_label
-from ..missions.scenarios import example_workspace
+from ...tools.builtin import workspace_tools
+from ..drawing.diagram import message_label, transcript
+from ..missions.tasks import example_workspace
 from ..player.figure import Figure
 from .conversation import Mark, context_html, conversation_diagram, locate, mermaid_text
 from .listing import messages_html

@@ -35,8 +35,9 @@ from ipywidgets.widgets.widget_string import TextStyle
 from ...errors import ApiError, HarnessError, MissingKey
 from ...limits import MODEL_TIMEOUT
 from ...messages import Message
-from ...mock import MockModel, check_conversation
-from ...models import DEFAULT_MODEL, Completion, Model
+from ...mock.conversation import check_conversation
+from ...mock.model import MockModel
+from ...models.model import DEFAULT_MODEL, Completion, Model
 from ..player import figure, static
 from ..player.renderer import library
 from .live import choice, live_html
