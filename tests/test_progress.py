@@ -206,3 +206,30 @@ def test_any_progress_written_is_read_back_equal(tmp_path_factory, items):
     progress = Progress(learner="Ada", updated=AT, items=items)
     write_progress(path, progress)
     assert read_progress(path) == progress
+
+
+def _record_at_once(path: str, name: str, start) -> None:  # in a process of its own
+    start.wait()
+    record(name, Item("question", "02", answer=name, correct=True, verdict="Oui."), path)
+
+
+def test_two_kernels_recording_at_once_lose_nothing(tmp_path: Path):
+    """Two notebooks open (two kernels) record at the same moment: each reads the file, adds
+    its answer and writes it back; without a lock, the last write drops the others' answers."""
+    import multiprocessing
+
+    path = tmp_path / "progression.json"
+    context = multiprocessing.get_context("fork")
+    names = [f"02-q{k}" for k in range(12)]
+    for attempt in range(3):  # a race: several rounds of twelve writers released together
+        start = context.Barrier(len(names))
+        workers = [context.Process(target=_record_at_once, args=(str(path), f"{n}-{attempt}",
+                                                                  start)) for n in names]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        assert [w.exitcode for w in workers] == [0] * len(names)
+    kept = read_progress(path).items
+    assert sorted(kept) == sorted(f"{n}-{a}" for n in names for a in range(3))
+    assert [p.name for p in tmp_path.iterdir()] == ["progression.json"]  # no lock file left

@@ -2,9 +2,10 @@
 
 The file sits where the notebooks run (the kernel's folder; in the JupyterLite site, the
 browser's storage that keeps the notebooks), or where `HARNESS_PROGRESSION` says. Each
-write is whole or nothing (`files.write_atomically`). A file that cannot be read is never
-overwritten: `record` raises `ProgressError` and the widget says so; only `start_over`
-sets it aside, renamed, and says where.
+write is whole or nothing (`files.write_atomically`), and one kernel at a time changes
+it (`one_writer`: two notebooks open at once keep both their answers). A file that cannot
+be read is never overwritten: `record` raises `ProgressError` and the widget says so;
+only `start_over` sets it aside, renamed, and says where.
 
 >>> import tempfile
 >>> path = Path(tempfile.mkdtemp()) / "progression.json"
@@ -22,6 +23,8 @@ import json
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -76,27 +79,54 @@ def write_progress(path: Path | str, progress: Progress) -> None:
         raise ProgressError(f"progression non enregistrée : {err}") from None
 
 
+@contextmanager
+def one_writer(path: Path) -> Iterator[None]:
+    """Held while a kernel reads the file, changes it and writes it back: two kernels (two
+    notebooks open) would each read the same file, and the second write would drop the first
+    one's answer. The lock is on the file's folder (the file itself is replaced at each
+    write), released when its descriptor closes, even if the kernel dies. Where no lock can be
+    taken (Windows has no `fcntl`; the browser's kernel and some network shares have no
+    locks), each write stays whole and the last one wins, as before."""
+    try:
+        import fcntl  # Unix only
+
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except (ImportError, AttributeError, OSError):  # no folder: the write says so, in French
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX)
+        except OSError:  # a file system without locks
+            pass
+        yield
+    finally:
+        os.close(folder)
+
+
 def record(name: str, item: Item, path: Path | str | None = None) -> Progress:
     """Keep `item` as what was done on `name` (a question's id, "08-grade"…), dated now,
     its texts without any secret; the progress as written. ProgressError, and nothing
     written, if the file there cannot be read."""
     path = progress_path() if path is None else Path(path)
-    progress = read_progress(path, missing_ok=True)
     answer = redact(item.answer)[:TEXT_LIMIT] if isinstance(item.answer, str) else item.answer
     kept = replace(item, answer=answer, verdict=redact(item.verdict), at=item.at or now())
-    progress = replace(progress, updated=kept.at, items={**progress.items, name: kept})
-    write_progress(path, progress)
+    with one_writer(path):
+        progress = read_progress(path, missing_ok=True)
+        progress = replace(progress, updated=kept.at, items={**progress.items, name: kept})
+        write_progress(path, progress)
     return progress
 
 
 def forget(names: list[str], path: Path | str | None = None) -> Progress:
     """Start `names` over: their items removed from the file (ProgressError if unreadable)."""
     path = progress_path() if path is None else Path(path)
-    progress = read_progress(path, missing_ok=True)
-    items = {name: item for name, item in progress.items.items() if name not in names}
-    if items != progress.items:
-        progress = replace(progress, updated=now(), items=items)
-        write_progress(path, progress)
+    with one_writer(path):
+        progress = read_progress(path, missing_ok=True)
+        items = {name: item for name, item in progress.items.items() if name not in names}
+        if items != progress.items:
+            progress = replace(progress, updated=now(), items=items)
+            write_progress(path, progress)
     return progress
 
 
@@ -109,7 +139,8 @@ def set_aside(path: Path | str | None = None) -> Path | None:
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     target = path.with_name(f"{path.stem}-mise-de-cote-{stamp}{path.suffix}")
     try:
-        os.replace(path, target)
+        with one_writer(path):
+            os.replace(path, target)
     except OSError as err:
         raise ProgressError(f"impossible de mettre « {path} » de côté : {err.strerror}") from None
     return target
