@@ -10,7 +10,9 @@ loaded, the wheels of the lock installed, IPython started. Then the same page is
 `--reloads` times (the site's service worker answers from its cache: site/offline.js). A
 third figure: the first cell (`import harness_lib.course` and the toggle) run after the
 kernel is ready. Targets: first load <= 10 s, reload <= 3 s (on a 2-core machine, issue 38). Prints
-one line per measure with PASS/MISS, the load average and the date; exits 1 on a MISS.
+one line per measure with PASS/MISS, the load average and the date; exits 1 on a MISS. Also
+counted, at each load: the kernel worker's look-ups on the drive until the kernel is idle (each
+a synchronous request that the page answers: site/kernel_start.py `drive_after_imports`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ KERNEL_READY = """() => {
                  && panel.sessionContext.session.kernel ;
   return kernel && kernel.status === 'idle' ? performance.now() / 1000 : null ;
 }"""
+# In every document of the page, before its scripts: the drive requests the site's service worker
+# passes to the page (JupyterLite's "/sw-api.v1" channel), counted.
+COUNT_DRIVE = """(() => {
+  const channel = new BroadcastChannel('/sw-api.v1');
+  window.__driveAsks = 0;
+  channel.onmessage = (e) => { if (String((e.data || {}).pathname).includes('/api/drive'))
+    window.__driveAsks += 1; }; })()"""
 FIRST_CELL = """async () => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
   const start = performance.now();
@@ -74,7 +83,8 @@ def kernel_ready(page: Any) -> float:
 def measure(url: str, reloads: int) -> dict[str, list[float]]:
     from playwright import sync_api
 
-    found: dict[str, list[float]] = {"first load": [], "reload": [], "first cell": []}
+    found: dict[str, list[float]] = {"first load": [], "reload": [], "first cell": [],
+                                     "drive look-ups": []}
     external: list[str] = []
     with tempfile.TemporaryDirectory() as profile, sync_api.sync_playwright() as playwright:
         # No context.route: it would bypass the site's service worker, which answers reloads.
@@ -86,13 +96,16 @@ def measure(url: str, reloads: int) -> dict[str, list[float]]:
                 external.append(request.url)
 
         context.on("request", note)
+        context.add_init_script(COUNT_DRIVE)
         page = context.new_page()
         page.goto(f"{url}/")
         found["first load"].append(kernel_ready(page))
+        found["drive look-ups"].append(page.evaluate("window.__driveAsks"))
         found["first cell"].append(float(page.evaluate(FIRST_CELL)))
         for _ in range(reloads):
             page.reload()
             found["reload"].append(kernel_ready(page))
+            found["drive look-ups"].append(page.evaluate("window.__driveAsks"))
         context.close()
     if external:
         raise SystemExit(f"bench/site.py : requêtes hors de 127.0.0.1 : {external[:3]}")
@@ -109,9 +122,10 @@ def report(found: dict[str, list[float]]) -> bool:
         target = TARGETS.get(name)
         verdict = "" if target is None else "PASS" if median <= target else "MISS"
         ok = ok and verdict != "MISS"
-        runs_text = ", ".join(f"{r:.1f}" for r in runs)
+        unit = "" if name == "drive look-ups" else " s"
+        runs_text = ", ".join(f"{r:.1f}" if unit else str(r) for r in runs)
         goal = f"target <= {target:g} s" if target else "no target"
-        print(f"{name:12} median {median:5.1f} s  ({runs_text})  {goal} {verdict}")
+        print(f"{name:12} median {median:5.1f}{unit}  ({runs_text})  {goal} {verdict}")
     return ok
 
 

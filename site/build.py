@@ -16,6 +16,7 @@ installs site/requirements.txt into it, and runs its second half there. What it 
    the last visit (site/one-notebook.js);
 5. the lock trimmed to what a kernel needs at start, then Python's bytecode added to the
    standard library and to every wheel (site/precompile.py; Node runs the site's Pyodide);
+   the kernel's worker enters the notebooks' folder after its own imports (kernel_start.py);
 6. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
    whole site is in the browser's cache, and it works with no network;
 7. course updates (site/updates.js): each notebook stamped with the version it is published
@@ -39,7 +40,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from kernel_start import PREFETCH, drop_unlisted_wheels, trim_lock
+from kernel_start import PREFETCH, drive_after_imports, drop_unlisted_wheels, trim_lock
 from precompile import precompile
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +49,9 @@ VENV = ROOT / ".site-venv"
 CACHE = ROOT / "build" / "site-cache"  # downloads kept between builds (build/ is ignored)
 PYODIDE_VERSION = "314.0.6"  # the one jupyterlite-pyodide-kernel 0.8.6 pins
 FIRST = "notebooks/00_bienvenue.ipynb"
+# What running the course leaves in notebooks/ (a checkout where someone followed it): never
+# published, or every learner of the site would start with that person's answers.
+LEARNERS_OWN = (".ipynb_checkpoints", "progression.json", "progression-*.json", "__pycache__")
 # Pyodide's files the page never asks for (source maps, its own demo consoles, types).
 UNUSED = (".map", ".d.ts", ".html", "README.md")
 WORKER = "service-worker.js"  # the URL JupyterLite's page registers: ours goes there
@@ -118,6 +122,7 @@ def build(out: Path) -> None:
     list_versions(out)
     announce_updates(out)
     explain_fresh_kernels(out)
+    drive_after_imports(out)
     lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
     trim_lock(lock)
     precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
@@ -153,7 +158,7 @@ def course_files(dest: Path) -> None:
     """The notebooks, harness_lib's source to read beside them (``../harness_lib/loop.py``),
     and the teacher's guide the annex links (``../docs/guide-enseignant.md``)."""
     shutil.copytree(ROOT / "notebooks", dest / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+                    ignore=shutil.ignore_patterns(*LEARNERS_OWN))
     for notebook in sorted((dest / "notebooks").glob("*.ipynb")):
         stamp_version(notebook)
     shutil.copytree(ROOT / "harness_lib", dest / "harness_lib",

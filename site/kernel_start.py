@@ -5,12 +5,16 @@ A kernel loads, at each start, every package of `PREFETCH` and their dependencie
 into a file system that is new each time: each wheel listed costs its unpacking at every
 start, even one never imported. The others stay in the lock and load when a cell imports
 them (pyodide-kernel runs `loadPackagesFromImports` on each cell's code).
+
+The kernel's worker also goes into the notebooks' folder only once its own imports are done
+(`drive_after_imports`): each look-up there is a synchronous request to the page.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from precompile import rewrite
@@ -29,6 +33,16 @@ BROWSER_DEPENDS = ["anywidget", "fastjsonschema", "httpx", "ipywidgets"]
 # site does not have. jedi reads them only when such a package is imported, and does without
 # them (a missing folder or file is an empty answer there); the standard library's stay.
 JEDI_LEFT_OUT = ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/")
+# pyodide-kernel's worker (its source, as built) mounts the drive (the notebooks' files, each
+# look-up a synchronous request to the page) at /drive and makes it the current folder at
+# once, before it imports micropip, piplite and IPython: Python looks in the current folder
+# before each top-level module, so every kernel start asked the drive about 48 times. Changed
+# so: mounted as before, entered after those imports, straight into the notebook's folder.
+WORKERS = "extensions/@jupyterlite/pyodide-kernel-extension/static"
+EARLY_CHDIR = re.compile(r"(\w+)\.mount\((\w+),\{\},(\w+)\),\1\.chdir\(\3\),")
+LATE_CHDIR = re.compile(r'(\w+)\.mountDrive&&this\._localPath&&(\w+)\.push\("import os",'
+                        r'`os\.chdir\("\$\{this\._localPath\}"\)`\)')
+LATE = r'\1.mountDrive&&\2.push("import os",`os.chdir("/drive/${this._localPath}")`)'
 # pyodide-kernel's empty widgetsnbextension, in the folder its piplite index serves.
 SHIM = ("extensions/@jupyterlite/pyodide-kernel-extension/static/pypi/"
         "widgetsnbextension-4.0.999-py3-none-any.whl")
@@ -66,3 +80,24 @@ def drop_unlisted_wheels(lock_file: Path) -> None:
     for wheel in lock_file.parent.glob("*.whl"):
         if wheel.resolve() not in listed:
             wheel.unlink()
+
+
+def drive_after_imports(out: Path) -> list[str]:
+    """Each worker script of pyodide-kernel that enters the drive at once, changed (WORKERS,
+    above; a worker may hold two ways of mounting it, both changed); their names. Stops the
+    build if the worker's source is no longer the one expected."""
+    changed = []
+    for script in sorted((out / WORKERS).glob("*.js")):
+        source = script.read_text(encoding="utf-8")
+        source, early = EARLY_CHDIR.subn(r"\1.mount(\2,{},\3),", source)
+        source, late = LATE_CHDIR.subn(LATE, source)
+        if early == late == 0:
+            continue
+        if not early or late != 1:
+            raise SystemExit(f"site/kernel_start.py : {script.name} n'entre plus dans le lecteur "
+                             "comme prévu (pyodide-kernel a changé)")
+        script.write_text(source, encoding="utf-8")
+        changed.append(script.name)
+    if not changed:
+        raise SystemExit(f"site/kernel_start.py : aucun worker de noyau dans {WORKERS}")
+    return changed

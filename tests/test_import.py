@@ -74,7 +74,7 @@ COURSE_LAYERS = {
     "missions": set(),
     "progress": set(),  # the learner's progress file: read by the teacher's side too
     "player": {"drawing"},
-    "playground": {"drawing", "missions", "player"},  # CONTRIBUTING: may use the player
+    "playground": {"drawing", "missions", "player"},  # send()'s figure is a player widget
     "exercises": {"drawing", "missions", "player", "playground", "progress"},
     "lessons": {"drawing", "missions", "player", "playground", "exercises", "progress"},
     "grader": {"drawing", "missions", "player", "exercises", "progress"},

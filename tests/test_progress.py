@@ -233,3 +233,17 @@ def test_two_kernels_recording_at_once_lose_nothing(tmp_path: Path):
     kept = read_progress(path).items
     assert sorted(kept) == sorted(f"{n}-{a}" for n in names for a in range(3))
     assert [p.name for p in tmp_path.iterdir()] == ["progression.json"]  # no lock file left
+
+
+def test_where_no_lock_can_be_taken_the_answer_is_still_kept(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch):
+    """The browser's kernel (Pyodide) has an fcntl module without flock; Windows has none."""
+    import sys
+    import types
+
+    path = tmp_path / "progression.json"
+    for fcntl in (types.ModuleType("fcntl"), None):  # Pyodide's, then none at all
+        monkeypatch.setitem(sys.modules, "fcntl", fcntl)
+        name = "02-pyodide" if fcntl is not None else "02-windows"
+        record(name, Item("question", "02", answer="x", correct=True, verdict="Oui."), path)
+    assert sorted(read_progress(path).items) == ["02-pyodide", "02-windows"]

@@ -270,3 +270,37 @@ def test_completion_in_the_site(context: tuple[Any, Traffic], served: str) -> No
         assert "dumps" in notebook.page.evaluate(COMPLETE, "import json\njson.du")
     finally:
         notebook.page.close()
+
+
+# The drive's requests that the site's service worker passes to the page (JupyterLite's
+# "/sw-api.v1" channel), counted from the page's first script on.
+COUNT_DRIVE = """(() => {
+  const channel = new BroadcastChannel('/sw-api.v1');
+  window.__driveAsks = [];
+  channel.onmessage = (e) => {
+    const asked = e.data || {};
+    if (String(asked.pathname).includes('/api/drive')) window.__driveAsks.push(asked.data);
+  };
+})()"""
+CWD = """async () => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let printed = '';
+  const future = kernel.requestExecute({code: 'import os\\nprint(os.getcwd())'});
+  future.onIOPub = (message) => { printed += message.content.text || ''; };
+  await future.done;
+  return printed.trim();
+}"""
+
+
+def test_the_kernel_starts_in_the_notebooks_folder_without_asking_the_drive(
+        context: tuple[Any, Traffic], served: str) -> None:
+    """The kernel's worker enters the drive after its own imports (site/kernel_start.py):
+    its start asks the drive for the notebook's folder only, where it asked before each of
+    its 48 top-level imports, each a synchronous request the busy page had to answer."""
+    notebook = open_in_site(context[0], served, NOTEBOOKS[1].name, first=COUNT_DRIVE)
+    try:
+        asked = notebook.page.evaluate("window.__driveAsks")
+        assert len(asked) <= 2, asked
+        assert notebook.page.evaluate(CWD) == "/drive/notebooks"
+    finally:
+        notebook.page.close()

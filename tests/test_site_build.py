@@ -1,4 +1,4 @@
-"""The JupyterLite site's Python as bytecode (site/precompile.py), and its lock.
+"""The JupyterLite site's Python as bytecode (site/precompile.py), its lock, its kernel's start.
 
 `rewrite` on a small wheel made here; then, if the site is built ($HARNESS_SITE or
 build/site, the `site` fixture of tests/browsing/), its files as Pyodide will read them:
@@ -16,10 +16,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from browsing import ROOT
 
 sys.path.insert(0, str(ROOT / "site"))
-from kernel_start import JEDI_LEFT_OUT  # noqa: E402
+from kernel_start import JEDI_LEFT_OUT, WORKERS, drive_after_imports  # noqa: E402
 from precompile import LOCK_DIR, STDLIB_ZIP, bytecode, record_line, rewrite  # noqa: E402
 
 CHECKED, UNCHECKED = 0b11, 0b01  # a hash-based .pyc's flags (PEP 552)
@@ -125,3 +126,67 @@ def test_the_kernel_starts_from_one_batch_of_packages(site: Path) -> None:
     shim = lock["packages"]["widgetsnbextension"]
     assert shim["version"] == "4.0.999", "le paquet vide de pyodide-kernel, pas 9 Mo de JS"
     assert not list((site / LOCK_DIR).glob("widgetsnbextension-4.0.1*.whl"))
+
+
+# pyodide-kernel's worker as built (minified), reduced to the lines kernel_start.py changes:
+# the base class, and a subclass that mounts the drive its own way.
+WORKER = (
+    'async initialize(e){await this.initRuntime(e),await this.initFilesystem(e),'
+    'await this.initPackageManager(e),await this.initKernel(e)}'
+    'async initKernel(e){let t=[],i=[];i.push("import pyodide_kernel"),'
+    'e.mountDrive&&this._localPath&&i.push("import os",`os.chdir("${this._localPath}")`),'
+    'await this._pyodide.runPythonAsync(i.join(`\n`))}'
+    'async initFilesystem(e){if(e.mountDrive){let t="/drive",{FS:i}=this._pyodide;'
+    'i.mkdirTree(t),i.mount(o,{},t),i.chdir(t),this._driveFS=o}}'
+    'ke=class extends fe{async initFilesystem(e){if(e.mountDrive){let t="/drive",'
+    '{FS:i}=this._pyodide;i.mkdirTree(t),i.mount(a,{},t),i.chdir(t),this._driveFS=a}}}')
+
+
+def test_the_kernel_enters_the_drive_after_its_own_imports(tmp_path: Path) -> None:
+    """Mounted as before; entered once the kernel's imports are done, straight into the
+    notebook's folder, even when the notebook sits at the drive's root."""
+    folder = tmp_path / WORKERS
+    folder.mkdir(parents=True)
+    (folder / "comlink.worker.abc.js").write_text(WORKER, encoding="utf-8")
+    (folder / "style.js").write_text("/* nothing */", encoding="utf-8")
+    assert drive_after_imports(tmp_path) == ["comlink.worker.abc.js"]
+    changed = (folder / "comlink.worker.abc.js").read_text(encoding="utf-8")
+    assert "chdir(t)" not in changed and changed.count("i.mount(") == 2  # both still mount it
+    assert 'e.mountDrive&&i.push("import os",`os.chdir("/drive/${this._localPath}")`)' in changed
+    (folder / "comlink.worker.abc.js").write_text(WORKER.replace("i.chdir(t),", ""), "utf-8")
+    with pytest.raises(SystemExit, match="pyodide-kernel a changé"):
+        drive_after_imports(tmp_path)  # a worker no longer as expected stops the build
+
+
+def test_the_built_workers_enter_the_drive_after_their_imports(site: Path) -> None:
+    workers = [p for p in (site / WORKERS).glob("*.js") if "initFilesystem" in p.read_text("utf-8")]
+    assert workers
+    for worker in workers:
+        source = worker.read_text(encoding="utf-8")
+        assert ".chdir(t)" not in source and 'os.chdir("/drive/${this._localPath}")' in source
+
+
+def test_the_site_never_publishes_a_learner_s_own_files(tmp_path: Path, monkeypatch) -> None:
+    """Built from a checkout where someone followed the course: their progress file, its
+    exports and checkpoints stay out of the site (each learner would start with them)."""
+    from browsing.site_builds import build_module
+
+    build = build_module()
+    root = tmp_path / "checkout"
+    (root / "notebooks" / ".ipynb_checkpoints").mkdir(parents=True)
+    (root / "notebooks" / "traces").mkdir()
+    (root / "harness_lib").mkdir()
+    (root / "docs").mkdir()
+    notebook = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (root / "notebooks" / "00_bienvenue.ipynb").write_text(json.dumps(notebook), "utf-8")
+    for name in ("progression.json", "progression-ada-2026-12-02.json",
+                 ".ipynb_checkpoints/00_bienvenue-checkpoint.ipynb"):
+        (root / "notebooks" / name).write_text("{}", "utf-8")
+    (root / "notebooks" / "traces" / "lecture.jsonl").write_text("{}\n", "utf-8")
+    (root / "harness_lib" / "loop.py").write_text("", "utf-8")
+    (root / "docs" / "guide-enseignant.md").write_text("# Guide", "utf-8")
+    monkeypatch.setattr(build, "ROOT", root)
+    build.course_files(tmp_path / "files")
+    published = sorted(str(p.relative_to(tmp_path / "files" / "notebooks"))
+                       for p in (tmp_path / "files" / "notebooks").rglob("*") if p.is_file())
+    assert published == ["00_bienvenue.ipynb", "traces/lecture.jsonl"]

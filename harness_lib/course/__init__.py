@@ -15,7 +15,7 @@ only imports of ipywidgets and IPython in the project. One folder per concept:
     teaching/    for the class: 09's score and « Bilan », the teacher's guide, a class's files
 
 Imports go one way: drawing/ and missions/ use only the harness; player/ uses drawing/;
-playground/ uses drawing/, missions/ and player/ (its text fitting); exercises/ and
+playground/ uses drawing/, missions/ and player/ (send()'s figure); exercises/ and
 lessons/ may use all of these, grader/ all but playground/ and lessons/; progress/ uses
 only the harness, and exercises/, lessons/ and grader/ use it; teaching/ uses exercises/
 and progress/; never the reverse

@@ -112,11 +112,13 @@ KERNEL_IDLE = """(path) => {
 FORGET_LAST = "localStorage.removeItem('harness-notebook')"
 
 
-def open_in_site(context: Any, url: str, name: str) -> Notebook:
+def open_in_site(context: Any, url: str, name: str, first: str | None = None) -> Notebook:
     """00 from the site's address (as on a first visit, it opens on 00), the others from
-    the site."""
+    the site; `first`: a script run in each of the page's documents before their own."""
     path = f"notebooks/{name}"
     page = context.new_page()
+    if first:
+        page.add_init_script(first)
     if name.startswith("00"):
         page.add_init_script(FORGET_LAST)  # in each document this page loads, first
         page.goto(f"{url}/")

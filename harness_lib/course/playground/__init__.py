@@ -9,6 +9,6 @@
     fresh_kernel.py  an IPython extension: a later cell run first in a new kernel names the
                      cell to run (loaded by every kernel of the install: etc/ipython)
 
-Imports the harness, drawing/, missions/ and player/ (the players' text fitting, and
-the widget that draws send()'s diagram: player/figure.py).
+Imports the harness, drawing/ (the diagram, fitted as the players' are: drawing/fit.py),
+missions/ and player/ (the widget that draws send()'s diagram: player/figure.py).
 """

@@ -88,15 +88,16 @@ def one_writer(path: Path) -> Iterator[None]:
     taken (Windows has no `fcntl`; the browser's kernel and some network shares have no
     locks), each write stays whole and the last one wins, as before."""
     try:
-        import fcntl  # Unix only
+        import fcntl  # Unix only; Pyodide's has no flock
 
+        lock, exclusive = fcntl.flock, fcntl.LOCK_EX
         folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
     except (ImportError, AttributeError, OSError):  # no folder: the write says so, in French
         yield
         return
     try:
         try:
-            fcntl.flock(folder, fcntl.LOCK_EX)
+            lock(folder, exclusive)
         except OSError:  # a file system without locks
             pass
         yield
