@@ -16,7 +16,8 @@ installs site/requirements.txt into it, and runs its second half there. What it 
    the last visit (site/one-notebook.js);
 5. the lock trimmed to what a kernel needs at start, then Python's bytecode added to the
    standard library and to every wheel (site/precompile.py; Node runs the site's Pyodide);
-   the kernel's worker enters the notebooks' folder after its own imports (kernel_start.py);
+   the kernel's worker enters the notebooks' folder after its own imports (kernel_start.py),
+   and starts with the page, loading Pyodide while JupyterLab loads (early_kernel.py);
 6. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
    whole site is in the browser's cache, and it works with no network;
 7. course updates (site/updates.js): each notebook stamped with the version it is published
@@ -40,6 +41,7 @@ import sys
 import tarfile
 from pathlib import Path
 
+from early_kernel import start_early
 from kernel_start import PREFETCH, drive_after_imports, drop_unlisted_wheels, trim_lock
 from precompile import precompile
 
@@ -123,6 +125,7 @@ def build(out: Path) -> None:
     announce_updates(out)
     explain_fresh_kernels(out)
     drive_after_imports(out)
+    start_kernel_early(out)
     lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
     trim_lock(lock)
     precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
@@ -205,6 +208,16 @@ def explain_fresh_kernels(out: Path) -> None:
         raise SystemExit("site/build.py : site/fresh-kernel.js inattendu (__NAMES__, __SAY__)")
     script = (script.replace("__NAMES__", json.dumps(sorted(course_names())))
               .replace("__SAY__", json.dumps(" ".join(hint("@@NOM@@", {})), ensure_ascii=False)))
+    at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
+
+
+def start_kernel_early(out: Path) -> None:
+    """site/early-kernel.js at the top of the lab page, with the path of the worker it makes
+    (site/early_kernel.py changes pyodide-kernel to take it)."""
+    script = (HERE / "early-kernel.js").read_text(encoding="utf-8")
+    if "__WORKER__" not in script:
+        raise SystemExit("site/build.py : site/early-kernel.js inattendu (__WORKER__)")
+    script = script.replace("__WORKER__", json.dumps(start_early(out)))
     at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
 
 

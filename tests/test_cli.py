@@ -16,6 +16,7 @@ from harness_lib.__main__ import main
 from harness_lib.course.drawing.export import diagram_text
 from harness_lib.course.drawing.mermaid import chapter_diagram, parse
 from harness_lib.course.missions.scenarios import replay
+from harness_lib.mock.missions import FIXED
 
 KEY = "sk-or-v1-" + "0123456789abcdef" * 4
 
@@ -63,6 +64,10 @@ def test_run_mock_debug_price():
     done = cli("run", "--mock", "--debug", "Corrige formatPrice pour les montants négatifs")
     assert done.returncode == 0, done.stderr
     assert "edit_file" in done.stdout and "Tests : 5 tests réussis" in done.stdout
+    # The example's copy it printed is still there once the command has ended: to look at.
+    folder = done.stdout.split("Espace de travail : ", 1)[1].splitlines()[0]
+    with open(os.path.join(folder, "price.py"), encoding="utf-8") as fixed:
+        assert FIXED in fixed.read()
 
 
 def test_run_max_turns_option():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -89,6 +90,20 @@ def test_example_workspace_is_a_fresh_copy(tmp_path):
     assert (example_workspace("docs", tmp_path) / "docs" / "README.md").exists()
     with pytest.raises(ValueError, match="espace d’exemple inconnu"):
         example_workspace("nulle-part")
+
+
+def test_the_copies_last_as_long_as_the_python_that_made_them(tmp_path):
+    """A kernel's copies go when it ends (none left in /tmp run after run); a copy in a
+    folder the caller gave stays."""
+    code = ("import sys\nfrom harness_lib.course.missions.tasks import example_workspace as copy\n"
+            "made = [copy('mini'), copy('prix'), copy('docs', sys.argv[1])]\n"
+            "print(*made, all(p.is_dir() for p in made))")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "kept")], text=True,
+                          capture_output=True, check=True, timeout=60)
+    *made, there = done.stdout.split()
+    assert there == "True"  # while the Python runs
+    assert [os.path.isdir(p) for p in made] == [False, False, True]
+    assert made[0].startswith(os.path.join(tempfile.gettempdir(), "harness-mini-"))
 
 
 def test_the_shops_tests_name_each_failure_and_agree_with_pytest():

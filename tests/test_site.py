@@ -282,25 +282,29 @@ COUNT_DRIVE = """(() => {
     if (String(asked.pathname).includes('/api/drive')) window.__driveAsks.push(asked.data);
   };
 })()"""
-CWD = """async () => {
+# The kernel's folder, and whether it used the worker's early load (site/early_kernel.py).
+STARTED = """async () => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
   let printed = '';
-  const future = kernel.requestExecute({code: 'import os\\nprint(os.getcwd())'});
+  const code = 'import os, js\\nprint(os.getcwd(), js.harnessEarlyStart)';
+  const future = kernel.requestExecute({code});
   future.onIOPub = (message) => { printed += message.content.text || ''; };
   await future.done;
   return printed.trim();
 }"""
 
 
-def test_the_kernel_starts_in_the_notebooks_folder_without_asking_the_drive(
+def test_the_kernel_starts_early_in_the_notebooks_folder_without_asking_the_drive(
         context: tuple[Any, Traffic], served: str) -> None:
     """The kernel's worker enters the drive after its own imports (site/kernel_start.py):
     its start asks the drive for the notebook's folder only, where it asked before each of
-    its 48 top-level imports, each a synchronous request the busy page had to answer."""
+    its 48 top-level imports, each a synchronous request the busy page had to answer. And
+    it is the worker the page made at once, which loaded Pyodide while JupyterLab loaded
+    (site/early_kernel.py): the kernel used that load ("refused" if its options differed)."""
     notebook = open_in_site(context[0], served, NOTEBOOKS[1].name, first=COUNT_DRIVE)
     try:
         asked = notebook.page.evaluate("window.__driveAsks")
         assert len(asked) <= 2, asked
-        assert notebook.page.evaluate(CWD) == "/drive/notebooks"
+        assert notebook.page.evaluate(STARTED) == "/drive/notebooks used"
     finally:
         notebook.page.close()

@@ -20,6 +20,7 @@ import pytest
 from browsing import ROOT
 
 sys.path.insert(0, str(ROOT / "site"))
+from early_kernel import EARLY_RUNTIME, TAKE_WORKER, start_early  # noqa: E402
 from kernel_start import JEDI_LEFT_OUT, WORKERS, drive_after_imports  # noqa: E402
 from precompile import LOCK_DIR, STDLIB_ZIP, bytecode, record_line, rewrite  # noqa: E402
 
@@ -164,6 +165,62 @@ def test_the_built_workers_enter_the_drive_after_their_imports(site: Path) -> No
     for worker in workers:
         source = worker.read_text(encoding="utf-8")
         assert ".chdir(t)" not in source and 'os.chdir("/drive/${this._localPath}")' in source
+
+
+# pyodide-kernel's comlink worker and its page code as built, reduced to what early_kernel.py
+# changes; and the site's configuration of the kernel.
+COMLINK = ('async initialize(e){await this.initRuntime(e),await this.initFilesystem(e)}'
+           'async initRuntime(e){this._pyodide=1}},ku=new rr;Nt(ku);'
+           'export{rr as PyodideComlinkKernel};\n')
+MAKES = ('initWorker(e){let t=e=>new Worker(e,{type:"module"});return crossOriginIsolated?'
+         't(new URL(s(831),s.b)):t(new URL(s(932),s.b))}')
+KERNEL_CONFIG = {"pyodideUrl": "./static/pyodide/pyodide.mjs", "loadPyodideOptions": {
+    "lockFileURL": "./static/pyodide-lock/pyodide-lock.json", "packages": ["harness-lib"]}}
+
+
+def fake_kernel(root: Path, worker: str = COMLINK) -> Path:
+    folder = root / WORKERS
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "comlink.worker.abc.js").write_text(worker, encoding="utf-8")
+    (folder / "393.def.js").write_text(MAKES, encoding="utf-8")
+    (root / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {
+        "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": KERNEL_CONFIG}}}))
+    return folder
+
+
+def test_the_kernel_s_worker_starts_loading_with_the_page(tmp_path: Path) -> None:
+    """The worker loads Pyodide as soon as it runs, with the site's options; `initialize`
+    goes through that load; pyodide-kernel takes the page's worker instead of making one."""
+    folder = fake_kernel(tmp_path)
+    assert start_early(tmp_path) == f"{WORKERS}/comlink.worker.abc.js"
+    worker = (folder / "comlink.worker.abc.js").read_text(encoding="utf-8")
+    assert worker.count(EARLY_RUNTIME) == 1 and "await this.initRuntime(e)," not in worker
+    assert worker.index("export{rr as PyodideComlinkKernel};") < worker.index(
+        "ku.initRuntime(opts)")  # once the kernel object is exposed
+    assert json.dumps(KERNEL_CONFIG) in worker
+    assert (folder / "393.def.js").read_text(encoding="utf-8").startswith(TAKE_WORKER)
+    fake_kernel(tmp_path, COMLINK.replace("ku=new rr;", "ku=new Rr;"))
+    with pytest.raises(SystemExit, match="pyodide-kernel a changé"):
+        start_early(tmp_path)  # a worker no longer as expected stops the build
+
+
+def test_the_built_worker_starts_early_and_is_valid_javascript(site: Path, tmp_path: Path
+                                                                ) -> None:
+    """The worker the lab page makes is the one the site holds, changed, and still parses."""
+    import re
+    import shutil
+    import subprocess
+
+    page = (site / "lab" / "index.html").read_text(encoding="utf-8")
+    named = re.search(r'new URL\("([^"]+comlink\.worker\.[0-9a-f]+\.js)"', page)
+    assert named, "site/early-kernel.js manque en tête de lab/index.html"
+    worker = site / named[1]
+    assert EARLY_RUNTIME in worker.read_text(encoding="utf-8")
+    node = shutil.which("node")
+    if node:  # a module's syntax, as the browser reads it
+        copy = tmp_path / "worker.mjs"
+        shutil.copy(worker, copy)
+        subprocess.run([node, "--check", str(copy)], check=True)
 
 
 def test_the_site_never_publishes_a_learner_s_own_files(tmp_path: Path, monkeypatch) -> None:

@@ -7,6 +7,7 @@ Each problem is a French message and exit code 2 (main.py), before any model is 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 from ..course.missions.tasks import example_workspace, workspace_for
@@ -48,8 +49,11 @@ def workspace(args: argparse.Namespace) -> Path:
     if args.workspace is not None and not args.workspace.strip():
         raise HarnessError("empty workspace", explication="--workspace est vide : donnez le "
                            "dossier de travail de l’agent, ou retirez l’option (un exemple).")
-    folder = (Path(args.workspace).expanduser() if args.workspace is not None
-              else example_workspace(workspace_for(args.task)))
+    if args.workspace is not None:
+        folder = Path(args.workspace).expanduser()
+    else:  # the example's copy outlives the command: its path is printed, to look at after
+        name = workspace_for(args.task)
+        folder = example_workspace(name, tempfile.mkdtemp(prefix=f"harness-{name}-"))
     if not folder.is_dir():
         raise HarnessError(f"not a folder: {folder}", explication=f"« {folder} » "
                            f"{'n’est pas un dossier' if folder.exists() else 'n’existe pas'} :"
