@@ -102,9 +102,10 @@ class Targets:
             f'{"✔" if i in self.done else "○"} {code_html(t.label)}</li>'
             for i, t in enumerate(self.targets))
         summary = self.text().splitlines()[len(self.targets):]  # the count, the last try
-        return (f'<div class="harness-targets" style="border:1px solid #ccc;border-radius:6px;'
-                f'padding:4px 12px;margin:4px 0"><b>Cibles</b><ul style="list-style:none;'
-                f'padding-left:0;margin:4px 0">{rows}</ul>'
+        # Its own white page whatever Lab's theme: green and grey are chosen for white (4.5:1).
+        return (f'<div class="harness-targets" style="background:#fff;color:#212529;border:1px '
+                f'solid #ccc;border-radius:6px;padding:4px 12px;margin:4px 0"><b>Cibles</b>'
+                f'<ul style="list-style:none;padding-left:0;margin:4px 0">{rows}</ul>'
                 f"{'<br>'.join(html.escape(line) for line in summary)}</div>")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

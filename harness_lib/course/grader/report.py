@@ -85,12 +85,18 @@ class Report:
             rows = "".join(_row(_colour(r), _mark(r), r.mission.title, text, r)
                            for r, text in self.lines())
         notes = "".join(f"<p>{code_html(n)}</p>" for n in self.notes)
-        return (f'<div class="harness-grader" style="border:1px solid #ccc;border-radius:6px;'
-                f'padding:4px 12px"><ul style="list-style:none;padding-left:0">{rows}</ul>'
-                f"{notes}<b>{html.escape(self.total())}</b></div>")
+        return (f'<div class="harness-grader" style="{PAGE};border:1px solid #ccc;'
+                f'border-radius:6px;padding:4px 12px">'
+                f'<ul style="list-style:none;padding-left:0">{rows}</ul>{notes}'
+                f"<b>{html.escape(self.total())}</b></div>")
 
     def __repr__(self) -> str:
         return self.text()
+
+
+# The report's own page, white whatever Lab's theme: its green, red and grey are chosen for
+# white (4.5:1 at least); under a dark theme they would sit on Lab's #111.
+PAGE = "background:#fff;color:#212529"
 
 
 def _mark(r: Result) -> str:
@@ -109,4 +115,4 @@ def _row(colour: str, mark: str, title: str, text: str, r: Result | None = None)
                    f'max-height:12em;overflow:auto">{html.escape(r.watched.guard.output.text)}'
                    "</pre></details>")
     return (f'<li style="margin:4px 0;color:{colour}">{mark} {head}'
-            f'<span style="color:#222">{code_html(text)}</span>{printed}</li>')
+            f'<span style="color:#212529">{code_html(text)}</span>{printed}</li>')

@@ -36,7 +36,10 @@ from .misconceptions import explain
 
 # A coloured bar says the kind of answer, and the title says it in words.
 LISTED = 20  # problems listed under a refusal; the others are counted
-COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#ef6c00", "other": "#616161"}
+COLORS = {"reply": "#2e7d32", "refused": "#c62828", "failed": "#a34a00", "other": "#616161"}
+# A box's own page, white whatever Lab's theme: COLORS are chosen for white (4.5:1 at least);
+# under a dark theme they would sit on Lab's #111.
+PAGE = "background:#fff;color:#212529"
 
 
 def outputs(messages: object, tools: object, result: object,
@@ -225,7 +228,8 @@ def _problems(problems: Sequence[Problem]) -> str:
 
 def _box(kind: str, title: str, body: str) -> str:
     color = COLORS[kind]
-    return (f'<div style="border-left:4px solid {color};padding:4px 10px;margin:4px 0">'
+    return (f'<div style="{PAGE};border-left:4px solid {color};padding:4px 10px;'
+            'margin:4px 0">'
             f'<b style="color:{color}">{_esc(title)}</b>{body}</div>')
 
 
