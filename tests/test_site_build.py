@@ -223,6 +223,19 @@ def test_the_built_worker_starts_early_and_is_valid_javascript(site: Path, tmp_p
         subprocess.run([node, "--check", str(copy)], check=True)
 
 
+def test_the_readme_says_what_the_first_visit_puts_in_the_cache(site: Path) -> None:
+    """« le site entier (N Mo …) »: the files the service worker precaches, as built."""
+    import re
+
+    from browsing.site_builds import build_module
+
+    size = sum((site / name).stat().st_size for name in build_module().precached(site))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"le site entier \((\d+)\s?Mo", readme)  # a no-break space
+    # Rounded to the megabyte; a new release of a wheel in the lock may move it a little.
+    assert said and abs(int(said[1]) - size / 1e6) < 1, (said and said[1], size)
+
+
 def test_the_site_never_publishes_a_learner_s_own_files(tmp_path: Path, monkeypatch) -> None:
     """Built from a checkout where someone followed the course: their progress file, its
     exports and checkpoints stay out of the site (each learner would start with them)."""
