@@ -28,6 +28,11 @@ from ...models.model import Completion
 from ..progress.form import Item
 from ..progress.keep import keep, recall, when
 
+# The own page of an output that colours its text (the targets, 08's report): white whatever
+# Lab's theme, its green, red and grey chosen for white (4.5:1 at least); under a dark theme
+# they would sit on Lab's #111.
+PAGE = "background:#fff;color:#212529"
+
 
 @dataclass(frozen=True)
 class Target:
@@ -102,9 +107,8 @@ class Targets:
             f'{"✔" if i in self.done else "○"} {code_html(t.label)}</li>'
             for i, t in enumerate(self.targets))
         summary = self.text().splitlines()[len(self.targets):]  # the count, the last try
-        # Its own white page whatever Lab's theme: green and grey are chosen for white (4.5:1).
-        return (f'<div class="harness-targets" style="background:#fff;color:#212529;border:1px '
-                f'solid #ccc;border-radius:6px;padding:4px 12px;margin:4px 0"><b>Cibles</b>'
+        return (f'<div class="harness-targets" style="{PAGE};border:1px solid #ccc;'
+                f'border-radius:6px;padding:4px 12px;margin:4px 0"><b>Cibles</b>'
                 f'<ul style="list-style:none;padding-left:0;margin:4px 0">{rows}</ul>'
                 f"{'<br>'.join(html.escape(line) for line in summary)}</div>")
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...text import french_number, plural
-from ..exercises.targets import code_html
+from ..exercises.targets import PAGE, code_html
 from ..missions.own_loop import Watched
 from .missions import MISSIONS, Mission
 
@@ -92,11 +92,6 @@ class Report:
 
     def __repr__(self) -> str:
         return self.text()
-
-
-# The report's own page, white whatever Lab's theme: its green, red and grey are chosen for
-# white (4.5:1 at least); under a dark theme they would sit on Lab's #111.
-PAGE = "background:#fff;color:#212529"
 
 
 def _mark(r: Result) -> str:
