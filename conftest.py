@@ -1,6 +1,11 @@
 """Make the notebooks' kernels find harness_lib even in a checkout that was not installed,
 and keep what they record (progression.json, its exports) out of the checkout.
 
+With pytest-xdist (pyproject's addopts: up to four workers, `--dist loadfile`), each worker
+takes a whole file at a time: a module's tests stay together (its module fixtures are made
+once), a notebook's nbval cells too (they share one kernel and run in order). The browser and
+site modules go first: they are the longest, and the other files fill the workers around them.
+
 nbval starts a fresh kernel per notebook; kernels do not inherit pytest's sys.path,
 but they do inherit the environment.
 """
@@ -24,3 +29,11 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="progression-"))
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
     os.environ["HARNESS_PROGRESSION"] = str(folder / "progression.json")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser and site modules first: see the docstring (a stable sort: the order of the
+    tests within a module, and of a notebook's cells, stays as it was)."""
+    in_browser = {"browser", "site"}
+    items.sort(key=lambda item: not in_browser & {mark.name for mark in item.iter_markers()})

@@ -15,12 +15,6 @@ Every test gets, without asking:
 The browser tests' fixtures (browser, lab, open_notebook, site, served, context…) come from
 the plugin tests/browsing/fixtures.py, loaded here: no test module imports them.
 
-With pytest-xdist (pyproject's addopts: two workers or more), tests are sent to the workers
-a group at a time (`by_group`): a module's tests stay together (its fixtures are made once), a
-notebook's nbval cells too (they share one kernel, in order), and the three modules that read
-the same executed notebooks (executed_notebooks.py, cached per process). The browser and site
-modules go first: they are the longest, and the others fill the workers around them.
-
 Hypothesis runs without its per-example deadline (200 ms by default): on a busy CI
 machine a slow example is not a failure; speed targets live in bench/.
 """
@@ -45,23 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # The chapter the course is written from, byte for byte: CI copies shared/ beside the project.
 CHAPTER = ROOT.parent / "shared" / "seeds" / "000_b076fb5510848e2b.txt"
 SECRET_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY", "HARNESS_MODEL", "HARNESS_LIVE")
-
-
-# Modules that read the same executed notebooks (executed_notebooks.py, one run per process).
-EXECUTED_TOGETHER = {"test_french_outputs.py", "test_notebooks.py", "test_unconfined_notebooks.py"}
-
-
-def by_group(item: pytest.Item) -> str:
-    """The xdist group of a test: its module (or notebook), or the executed notebooks' one."""
-    return "notebooks-executes" if item.path.name in EXECUTED_TOGETHER else str(item.path)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test in its xdist group, the browser and site modules first (see the docstring)."""
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(by_group(item)))
-    in_browser = {"browser", "site"}
-    items.sort(key=lambda item: not in_browser & {mark.name for mark in item.iter_markers()})
 
 
 @pytest.fixture(autouse=True)
