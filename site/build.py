@@ -17,7 +17,8 @@ installs site/requirements.txt into it, and runs its second half there. What it 
 5. the lock trimmed to what a kernel needs at start, then Python's bytecode added to the
    standard library and to every wheel (site/precompile.py; Node runs the site's Pyodide);
    the kernel's worker enters the notebooks' folder after its own imports (kernel_start.py),
-   and starts with the page, loading Pyodide while JupyterLab loads (early_kernel.py);
+   and starts with the page, loading Pyodide while JupyterLab loads (early_kernel.py), the
+   packages that need no files of their own from one zip instead of unpacked (bundle.py);
 6. our service worker (site/offline.js) in front of JupyterLite's: after the first visit the
    whole site is in the browser's cache, and it works with no network;
 7. course updates (site/updates.js): each notebook stamped with the version it is published
@@ -41,7 +42,8 @@ import sys
 import tarfile
 from pathlib import Path
 
-from early_kernel import start_early
+from bundle import bundle
+from early_kernel import start_early, startup_options
 from kernel_start import PREFETCH, drive_after_imports, drop_unlisted_wheels, trim_lock
 from precompile import precompile
 
@@ -125,11 +127,12 @@ def build(out: Path) -> None:
     announce_updates(out)
     explain_fresh_kernels(out)
     drive_after_imports(out)
-    start_kernel_early(out)
     lock = out / "static" / "pyodide-lock" / "pyodide-lock.json"
     trim_lock(lock)
     precompile(out, lock)  # after the lock's last change of wheels; it writes their hashes
     drop_unlisted_wheels(lock)
+    start = startup_options(out)["loadPyodideOptions"]  # what a kernel starts with
+    start_kernel_early(out, bundle(out, lock, start["packages"]))  # type: ignore[index]
     offline(out)  # last: the service worker lists every file as it is now, with its hash
     print(f"Site prêt : {out}\nServez-le : python3 -m http.server -d {out}")
 
@@ -211,13 +214,13 @@ def explain_fresh_kernels(out: Path) -> None:
     at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
 
 
-def start_kernel_early(out: Path) -> None:
+def start_kernel_early(out: Path, bundled: dict[str, object]) -> None:
     """site/early-kernel.js at the top of the lab page, with the path of the worker it makes
-    (site/early_kernel.py changes pyodide-kernel to take it)."""
+    (site/early_kernel.py changes pyodide-kernel to take it, and to load `bundled`'s way)."""
     script = (HERE / "early-kernel.js").read_text(encoding="utf-8")
     if "__WORKER__" not in script:
         raise SystemExit("site/build.py : site/early-kernel.js inattendu (__WORKER__)")
-    script = script.replace("__WORKER__", json.dumps(start_early(out)))
+    script = script.replace("__WORKER__", json.dumps(start_early(out, bundled)))
     at_head_top(out / "lab" / "index.html", f"<script>\n{script}</script>")
 
 

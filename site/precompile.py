@@ -94,6 +94,11 @@ def rewrite(archive: Path, dest: Path, *, add: dict[str, bytes] | None = None,
         listed = "".join(f"{line}\n" for line in lines) + "".join(map(record_line, added,
                                                                       added.values()))
         entries[name] = listed.encode()
+    write_zip(dest, entries)
+
+
+def write_zip(dest: Path, entries: dict[str, bytes]) -> None:
+    """`entries` (path inside -> bytes), in that order, deflated, as the archive `dest`."""
     with zipfile.ZipFile(dest.with_suffix(".tmp"), "w", zipfile.ZIP_DEFLATED) as target:
         for name, data in entries.items():
             # One date for all: the .pyc are checked by no date, and the build stays the same.

@@ -263,11 +263,13 @@ COMPLETE = """async (code) => {
 
 def test_completion_in_the_site(context: tuple[Any, Traffic], served: str) -> None:
     """Tab completes in the browser: jedi, with the standard library's stubs it kept
-    (site/kernel_start.py leaves the others out)."""
+    (site/kernel_start.py leaves the others out), and in a package of the kernel's zip
+    (site/bundle.py)."""
     notebook = open_in_site(context[0], served, NOTEBOOKS[0].name)
     try:
         assert "upper" in notebook.page.evaluate(COMPLETE, '"abc".upp')
         assert "dumps" in notebook.page.evaluate(COMPLETE, "import json\njson.du")
+        assert "HasTraits" in notebook.page.evaluate(COMPLETE, "import traitlets\ntraitlets.HasT")
     finally:
         notebook.page.close()
 
@@ -282,16 +284,19 @@ COUNT_DRIVE = """(() => {
     if (String(asked.pathname).includes('/api/drive')) window.__driveAsks.push(asked.data);
   };
 })()"""
-# The kernel's folder, and whether it used the worker's early load (site/early_kernel.py).
-STARTED = """async () => {
+# What a cell prints, and the traceback of its error if it raises.
+PRINTED = """async (code) => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
   let printed = '';
-  const code = 'import os, js\\nprint(os.getcwd(), js.harnessEarlyStart)';
   const future = kernel.requestExecute({code});
-  future.onIOPub = (message) => { printed += message.content.text || ''; };
+  future.onIOPub = (message) => {
+    printed += message.content.text || (message.content.traceback || []).join('\\n');
+  };
   await future.done;
   return printed.trim();
 }"""
+# The kernel's folder, and whether it used the worker's early load (site/early_kernel.py).
+STARTED = "import os, js\nprint(os.getcwd(), js.harnessEarlyStart)"
 
 
 def test_the_kernel_starts_early_in_the_notebooks_folder_without_asking_the_drive(
@@ -305,6 +310,44 @@ def test_the_kernel_starts_early_in_the_notebooks_folder_without_asking_the_driv
     try:
         asked = notebook.page.evaluate("window.__driveAsks")
         assert len(asked) <= 2, asked
-        assert notebook.page.evaluate(STARTED) == "/drive/notebooks used"
+        assert notebook.page.evaluate(PRINTED, STARTED) == "/drive/notebooks used"
+    finally:
+        notebook.page.close()
+
+
+# Where the early start took each package from (site/bundle.py), and what they still do.
+FROM_WHERE = """import json, sys, inspect, importlib.metadata, micropip, traitlets, pygments
+import IPython, jedi, harness_lib.course
+print(json.dumps({"last": sys.path[-1], "traitlets": importlib.metadata.version("traitlets"),
+    "source": inspect.getsource(traitlets.Int.validate),
+    "files": {m.__name__: m.__file__ for m in (micropip, traitlets, pygments, IPython, jedi,
+                                               harness_lib.course)}}))"""
+ZIP, SITE_PACKAGES = "/lib/bundled.zip", "/lib/python3.14/site-packages/"
+
+
+def test_the_early_start_imports_the_bundled_packages_from_one_zip(
+        context: tuple[Any, Traffic], served: str) -> None:
+    """The early start wrote the zip of the packages that need no files of their own and
+    appended it to sys.path: they come from it, with their metadata and their sources; the kept
+    ones (harness_lib, IPython, jedi) from site-packages. A traceback through a bundled module
+    shows its source lines; `%pip` installs a package of the lock whose dependencies are
+    bundled."""
+    import json
+
+    notebook = open_in_site(context[0], served, NOTEBOOKS[2].name)
+    try:
+        found = json.loads(notebook.page.evaluate(PRINTED, FROM_WHERE))
+        assert found["last"] == ZIP and found["traitlets"]
+        assert found["source"].lstrip().startswith("def validate(self, obj")
+        files = found["files"]
+        assert all(files[name].startswith(ZIP + "/") for name in ("micropip", "traitlets",
+                                                                  "pygments")), files
+        assert all(files[name].startswith(SITE_PACKAGES) for name in ("IPython", "jedi",
+                                                                      "harness_lib.course")), files
+        shown = notebook.page.evaluate(PRINTED, "traitlets.Int().validate(None, 'x')")
+        assert f"{ZIP}/traitlets/traitlets.py" in shown and "self.error(obj, value)" in shown
+        notebook.page.evaluate(PRINTED, "%pip install requests")
+        assert notebook.page.evaluate(PRINTED, "import requests\nprint(requests.__file__)"
+                                      ).startswith(SITE_PACKAGES)
     finally:
         notebook.page.close()

@@ -1,4 +1,5 @@
-"""The JupyterLite site's Python as bytecode (site/precompile.py), its lock, its kernel's start.
+"""The JupyterLite site's Python as bytecode (site/precompile.py), its lock, its kernel's start,
+the zip of the packages a kernel starts with that need no files of their own (site/bundle.py).
 
 `rewrite` on a small wheel made here; then, if the site is built ($HARNESS_SITE or
 build/site, the `site` fixture of tests/browsing/), its files as Pyodide will read them:
@@ -20,7 +21,8 @@ import pytest
 from browsing import ROOT
 
 sys.path.insert(0, str(ROOT / "site"))
-from early_kernel import EARLY_RUNTIME, TAKE_WORKER, start_early  # noqa: E402
+from bundle import BUNDLE, EARLY_LOCK, KEEP, RUNTIME, closure, early_lock  # noqa: E402
+from early_kernel import EARLY_RUNTIME, IMPORTS, TAKE_WORKER, start_early  # noqa: E402
 from kernel_start import JEDI_LEFT_OUT, WORKERS, drive_after_imports  # noqa: E402
 from precompile import LOCK_DIR, STDLIB_ZIP, bytecode, record_line, rewrite  # noqa: E402
 
@@ -188,20 +190,61 @@ def fake_kernel(root: Path, worker: str = COMLINK) -> Path:
     return folder
 
 
+EARLY = {"zip": BUNDLE, "lock": EARLY_LOCK, "path": RUNTIME, "packages": ["harness-lib"]}
+
+
 def test_the_kernel_s_worker_starts_loading_with_the_page(tmp_path: Path) -> None:
-    """The worker loads Pyodide as soon as it runs, with the site's options; `initialize`
-    goes through that load; pyodide-kernel takes the page's worker instead of making one."""
+    """The worker loads Pyodide as soon as it runs, the early way (site/bundle.py), and keeps
+    the site's options to compare; `initialize` goes through that load; pyodide-kernel takes
+    the page's worker instead of making one."""
     folder = fake_kernel(tmp_path)
-    assert start_early(tmp_path) == f"{WORKERS}/comlink.worker.abc.js"
+    assert start_early(tmp_path, EARLY) == f"{WORKERS}/comlink.worker.abc.js"
     worker = (folder / "comlink.worker.abc.js").read_text(encoding="utf-8")
     assert worker.count(EARLY_RUNTIME) == 1 and "await this.initRuntime(e)," not in worker
     assert worker.index("export{rr as PyodideComlinkKernel};") < worker.index(
-        "ku.initRuntime(opts)")  # once the kernel object is exposed
-    assert json.dumps(KERNEL_CONFIG) in worker
+        "ku.initRuntime(early)")  # once the kernel object is exposed
+    assert json.dumps(KERNEL_CONFIG) in worker and json.dumps(EARLY) in worker
+    assert "key(e)===key(opts)" in worker  # compared with the configuration's, not the early
+    assert worker.index("sys.path.append") < worker.index(json.dumps(IMPORTS))  # zip first
     assert (folder / "393.def.js").read_text(encoding="utf-8").startswith(TAKE_WORKER)
     fake_kernel(tmp_path, COMLINK.replace("ku=new rr;", "ku=new Rr;"))
     with pytest.raises(SystemExit, match="pyodide-kernel a changé"):
-        start_early(tmp_path)  # a worker no longer as expected stops the build
+        start_early(tmp_path, EARLY)  # a worker no longer as expected stops the build
+
+
+def test_the_early_lock_leaves_out_the_bundled_packages_and_what_depends_on_them() -> None:
+    packages = {"a": {"depends": ["b", "k"]}, "b": {"depends": []}, "k": {"depends": ["b"]},
+                "later": {"depends": ["b", "c"]}, "c": {"depends": []}}
+    assert closure(packages, ["a"]) == {"a", "b", "k"}
+    lock = early_lock({"info": {"python": "3.14"}, "packages": packages}, {"a", "b"})
+    assert lock["info"] == {"python": "3.14"}
+    assert lock["packages"] == {"k": {"depends": []}, "later": {"depends": ["c"]},
+                                "c": {"depends": []}}
+
+
+def test_the_bundle_holds_what_a_kernel_starts_with_but_the_kept_wheels(site: Path) -> None:
+    """One zip: each source with its unchecked .pyc beside it (naming its file inside the zip,
+    for tracebacks), each package's .dist-info, no __pycache__ nor .data; the kept packages
+    not in it, but in the early lock, which no longer makes them pull the bundled ones; both
+    precached for offline use."""
+    from browsing.site_builds import build_module
+
+    full = json.loads((site / LOCK_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
+    early = json.loads((site / EARLY_LOCK).read_text(encoding="utf-8"))
+    bundled = set(full["packages"]) - set(early["packages"])
+    assert {"traitlets", "pygments", "prompt-toolkit", "micropip", "piplite"} <= bundled
+    assert set(KEEP) <= set(early["packages"]) and "requests" in early["packages"]
+    assert not [n for n, e in early["packages"].items() if bundled & set(e["depends"])]
+    with zipfile.ZipFile(site / BUNDLE) as zipped:
+        names = set(zipped.namelist())
+        sources = [n for n in names if n.endswith(".py")]
+        assert len(sources) > 500 and all(n + "c" in names for n in sources)
+        pyc = zipped.read("traitlets/traitlets.pyc")
+        assert pyc_flags(pyc) == UNCHECKED and f"{RUNTIME}/traitlets/traitlets.py".encode() in pyc
+    assert f"traitlets-{full['packages']['traitlets']['version']}.dist-info/METADATA" in names
+    assert not [n for n in names if "__pycache__/" in n or n.split("/")[0].endswith(".data")]
+    assert not [n for n in names if n.split("/")[0] in ("harness_lib", "IPython", "jedi", "parso")]
+    assert {BUNDLE, EARLY_LOCK} <= set(build_module().precached(site))
 
 
 def test_the_built_worker_starts_early_and_is_valid_javascript(site: Path, tmp_path: Path
