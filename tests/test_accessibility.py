@@ -12,8 +12,11 @@ model is on, 03's textarea has a name and its verdict is announced, the widgets 
 Markdown resolve to French, ↓ in command mode reaches 01's question cells. At 200 % zoom
 a drawing's text (a player's, a send() figure's) is twice its size at 100 %. The whole
 of 01's first player, as announced from step 0 to the end, is saved to
-tests/artifacts/a11y-01-player.txt (read it). Screenshots at 1280 and 800 px and at 200 %
-go to tests/artifacts/ too: look at them.
+tests/artifacts/a11y-01-player.txt (read it). Then, for 01, 04 and 07, Lab's theme is
+switched to « JupyterLab Dark » as a learner switches it (Settings > Theme: the players
+draw their step again) and axe runs again: the course's sheets take Lab's theme variables
+or dark values of their own. Screenshots at 1280 and 800 px, at 200 % and in the dark
+theme go to tests/artifacts/ too: look at them.
 
 axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
     npm install --no-save --prefix build/axe axe-core@4.14.1
@@ -28,7 +31,7 @@ from typing import Any
 
 import pytest
 from browsing import ARTIFACTS
-from browsing.axe import AXE, CHECKED, axe_violations, check_french, everything_open, opened
+from browsing.axe import ABSENT, AXE, CHECKED, axe_violations, check_axe, opened
 from browsing.chromium import VIEWPORT
 from browsing.drawings import PLAYER
 from browsing.labs import LabFolder, lab_with
@@ -107,20 +110,55 @@ def screenshots(notebook: Notebook, player: Any) -> None:
 @pytest.mark.parametrize("stem", CHECKED)
 def test_axe_finds_no_serious_violation_in_the_course(open_notebook: Any, stem: str) -> None:
     if not AXE.exists():
-        pytest.skip(f"axe-core absent ({AXE}) : npm install --no-save --prefix build/axe "
-                    "axe-core@4.14.1")
+        pytest.skip(ABSENT)
     notebook = opened(open_notebook, stem)
     if stem == "01_deux_tours":
         check_keys_and_voice(notebook)
     if stem == "03_erreur_observation":
         check_hand_harness(notebook)
-    everything_open(notebook)
-    assert axe_violations(notebook) == []
-    check_french(notebook)
+    check_axe(notebook)
     players = notebook.panel.locator(PLAYER)
     if players.count():
         screenshots(notebook, players.first)
         check_zoom(notebook, players.first)
+    if stem in IN_THE_DARK:
+        check_dark(notebook, stem)
+
+
+# ---------------------------------------------------------------- Lab's dark theme
+
+DARK, LIGHT = "JupyterLab Dark", "JupyterLab Light"
+IN_THE_DARK = ("01_deux_tours", "04_boucle_complete", "07_dans_le_code")
+# Looked at (tests/artifacts/a11y-dark-*.png): the first of each.
+SHOWN = {"controls": ".harness-controls", "diagram": ".harness-diagram",
+         "figure": ".harness-figure", "question": ".harness-exercise"}
+
+
+def switch_theme(page: Any, theme: str) -> None:
+    """Lab's theme changed as Settings > Theme changes it (the command saves the setting,
+    then Lab loads the theme's sheet and says so on <body>)."""
+    page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme', "
+                  "{ theme })", theme)
+    page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme", arg=theme)
+
+
+def check_dark(notebook: Notebook, stem: str) -> None:
+    """Under « JupyterLab Dark », axe finds no serious violation either (color-contrast
+    among them): every widget keeps its contrast whatever theme the learner picks."""
+    page = notebook.page
+    switch_theme(page, DARK)
+    try:
+        assert page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for name, selector in SHOWN.items():
+            widget = notebook.panel.locator(selector).first
+            if widget.count():
+                widget.scroll_into_view_if_needed()
+                widget.screenshot(path=str(ARTIFACTS / f"a11y-dark-{stem}-{name}.png"))
+        violations = axe_violations(notebook)
+        assert violations == [], "\n".join(violations)
+    finally:
+        switch_theme(page, LIGHT)  # the Lab's setting: the next notebook opens in the light
 
 
 # A drawing's first label as the screen shows it: its height in the SVG (drawn off screen),

@@ -6,6 +6,9 @@ Each notebook: Run All without an error, its Mermaid diagrams and players drawn,
 player stepped with « Suivante » and « Précédente », the toggle on the mock model; 00 is
 opened from the site's address, as a learner would; in 01 an exercise is answered; every
 file the notebook asked of the site is one the worker caches (so it works offline too).
+01, 03, 04, 05 and 07 are then read by axe-core as they were left, every panel open and
+every player on its last step: no serious or critical WCAG 2.2 AA violation, and French on
+every course widget and the Markdown (browsing.axe; skipped there without axe-core).
 The real model: OpenRouterModel in the site's kernel against a real server on another port
 of 127.0.0.1 (another origin, as OpenRouter is): the browser makes the request, a server too
 slow is cut at the call's timeout; the toggle on the real model, a key typed in, says that
@@ -28,11 +31,13 @@ from __future__ import annotations
 import re
 import subprocess
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browsing import ARTIFACTS, ROOT
+from browsing.axe import CHECKED, check_axe
 from browsing.chromium import RUN_TIMEOUT_MS
 from browsing.drawings import (
     NOTEBOOKS,
@@ -74,7 +79,9 @@ def test_course_notebook_in_the_site(context: tuple[Any, Traffic], served: str, 
     browser, traffic = context
     traffic.external.clear()
     traffic.paths.clear()  # this notebook's own requests
-    run_and_check(open_in_site(browser, served, path.name), path, traffic.external)
+    # Five of them are then read by axe-core as they were left (browsing.axe).
+    then = check_axe if path.stem in CHECKED else None
+    run_and_check(open_in_site(browser, served, path.name), path, traffic.external, then=then)
     assert not_precached(traffic.paths, served, site) == [], "hors ligne, ils manqueraient"
 
 
@@ -94,9 +101,11 @@ def not_precached(urls: set[str], served: str, site: Path) -> list[str]:
                   and (path + "index.html" if path.endswith("/") else path)[1:] not in listed)
 
 
-def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: str = "") -> None:
+def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: str = "",
+                  then: Callable[[Notebook], None] | None = None) -> None:
     """Run All, then: no cell failed, diagrams and players drawn, players step, the toggle on
-    the mock model, in 01 an exercise answered, no kernel error, no request off 127.0.0.1."""
+    the mock model, in 01 an exercise answered, no kernel error, no request off 127.0.0.1;
+    then `then(notebook)`, before the page is closed."""
     try:
         notebook.page.evaluate(RUN_ALL)
         notebook.page.wait_for_function(IDLE, timeout=RUN_TIMEOUT_MS)
@@ -115,6 +124,9 @@ def run_and_check(notebook: Notebook, path: Path, external: list[str], suffix: s
         notebook.page.wait_for_function(IDLE)
         assert kernel_errors(notebook) == [], "erreurs du noyau (rappels de widgets ?)"
         assert external == [], f"requêtes hors de 127.0.0.1 : {external}"
+        if then:
+            then(notebook)
+            assert external == [], f"requêtes hors de 127.0.0.1 : {external}"
     finally:
         notebook.page.close()
 

@@ -3,8 +3,8 @@ modules that need no settings of their own (browsing.fixtures `shared_lab`); eac
 works in its own folder under the server's root, on its own copy of the notebooks:
 Lab autosaves what a test edits, and each kernel keeps its progress file beside its
 notebook (no $HARNESS_PROGRESSION, browsing.lab_server `lab_environ`), so a module sees
-only its own answers. A module that needs other settings (a theme, no windowing, an
-extension off) starts a Lab of its own (`serving`, `lab_with`): its folder is the root.
+only its own answers. A module that needs other settings (no windowing, an extension
+off) starts a Lab of its own (`serving`, `lab_with`): its folder is the root.
 
     folder = module_folder(server, "test_browser")   # server.root / "test_browser"
     folder.address("notebooks/01_deux_tours.ipynb")   # its URL in Lab, with the token
