@@ -35,7 +35,7 @@ from browsing.axe import ABSENT, AXE, CHECKED, axe_violations, check_axe, opened
 from browsing.chromium import VIEWPORT
 from browsing.drawings import PLAYER
 from browsing.labs import LabFolder, lab_with
-from browsing.notebook import Notebook
+from browsing.notebook import Notebook, switch_theme
 from browsing.players import STEP
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
@@ -132,14 +132,6 @@ IN_THE_DARK = ("01_deux_tours", "04_boucle_complete", "07_dans_le_code")
 # Looked at (tests/artifacts/a11y-dark-*.png): the first of each.
 SHOWN = {"controls": ".harness-controls", "diagram": ".harness-diagram",
          "figure": ".harness-figure", "question": ".harness-exercise"}
-
-
-def switch_theme(page: Any, theme: str) -> None:
-    """Lab's theme changed as Settings > Theme changes it (the command saves the setting,
-    then Lab loads the theme's sheet and says so on <body>)."""
-    page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme', "
-                  "{ theme })", theme)
-    page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme", arg=theme)
 
 
 def check_dark(notebook: Notebook, stem: str) -> None:

@@ -76,6 +76,7 @@ from browsing.notebook import (
     opening,
     run_all,
     screenshot,
+    switch_theme,
 )
 from browsing.player_checks import (
     check_hub,
@@ -492,16 +493,13 @@ def test_players_draw_in_a_lab_without_its_mermaid(open_without_mermaid: Any, na
     assert kernel_errors(notebook) == []
 
 
-THEME = "(name) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})"
-
-
 def check_dark_theme(notebook: Notebook, player: Any) -> None:
     """Lab's dark theme: the player draws its step again, in Mermaid's dark colours, and
     so does send()'s first diagram, if the notebook has one."""
     figure = notebook.panel.locator(FIGURE_DIAGRAM).first
     before = figure.get_attribute("src") if notebook.panel.locator(FIGURE).count() else None
     light = player_view(player)
-    notebook.page.evaluate(THEME, "JupyterLab Dark")
+    switch_theme(notebook.page, "JupyterLab Dark")
     dark = player_view(player, light.src)
     text = [unquote(v.src).split("<style>")[1][:400] for v in (light, dark)]  # its text colour
     assert dark.step == light.step and "fill:#333" in text[0] and "fill:#333" not in text[1]
@@ -510,7 +508,7 @@ def check_dark_theme(notebook: Notebook, player: Any) -> None:
         looks = [unquote(src).split("<style>")[1][:400]
                  for src in (before, figure.get_attribute("src") or "")]
         assert "fill:#333" in looks[0] and "fill:#333" not in looks[1]
-    notebook.page.evaluate(THEME, "JupyterLab Light")
+    switch_theme(notebook.page, "JupyterLab Light")
     assert player_view(player, dark.src).src == light.src  # from the cache
     if before is not None:
         sync_api.expect(figure).to_have_attribute("src", before)

@@ -1,5 +1,6 @@
 """axe-core (WCAG 2.2 AA) on the course's outputs in a notebook, Lab's or the site's: every
-panel open and every player on its last step first, each output checked in a tall window;
+panel open and every player on its last step first, the outputs checked a screenful at a
+time in a tall window;
 and the course's widgets and Markdown in French. For tests/test_accessibility.py (Lab),
 test_site.py (the site: the notebooks of CHECKED, after their own checks) and
 test_browser_progress.py.
@@ -79,7 +80,9 @@ def everything_open(notebook: Notebook) -> None:
 
 
 # axe measures contrast only where an element is on screen (not clipped by the notebook's
-# scroller): each output is scrolled into a tall window and checked on its own.
+# scroller): the outputs are scrolled into a tall window and checked a screenful at a time
+# (axe_run.js: 43 outputs of 07 in 19 runs, the same 393 elements passing the contrast
+# check as with one run per output, and its test 11 to 26 s shorter).
 AXE_RUN = (Path(__file__).parent / "axe_run.js").read_text("utf-8")
 
 

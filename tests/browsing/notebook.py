@@ -129,6 +129,14 @@ def kernel_errors(notebook: Notebook) -> list[str]:
     return notebook.page.evaluate("() => window.harnessErrors")
 
 
+def switch_theme(page: Any, theme: str) -> None:
+    """Lab's theme changed as Settings > Theme changes it (the command saves the setting,
+    then Lab loads the theme's sheet and says so on <body>), e.g. "JupyterLab Dark"."""
+    page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme', "
+                  "{ theme })", theme)
+    page.wait_for_function("(theme) => document.body.dataset.jpThemeName === theme", arg=theme)
+
+
 # The notebook's scroller, and the height of its cells without the blank space Lab
 # adds below the last one (to scroll past the end).
 SCROLLER = "window.jupyterapp.shell.currentWidget.node.querySelector('.jp-WindowedPanel-outer')"
