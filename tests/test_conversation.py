@@ -268,12 +268,17 @@ def test_send_draws_its_diagram_with_the_course_widget_and_leaves_a_static_copy(
     from harness_lib.course.player.renderer import library
 
     refused = asked()[:3]
-    verdict, drawn, copy, bar = displayed(refused)
+    # Three outputs: the verdict, the widget, then its static copy and the context bar.
+    verdict, drawn, copy = displayed(refused)
     mermaid = mermaid_text(*_diagram_and_mark(refused))
     # No bundle for the front end's Mermaid: Voilà, VS Code, a Lab without it showed code.
-    assert not any(k in o for o in (verdict, drawn, copy, bar)
+    assert not any(k in o for o in (verdict, drawn, copy)
                    for k in ("text/vnd.mermaid", "text/markdown"))
-    assert "HTTP 400" in verdict["text/html"] and "Ce que l’appel portait" in bar["text/html"]
+    assert "HTTP 400" in verdict["text/html"]
+    # The bar after the copy, outside it: renderer.css hides the copy alone below a live widget.
+    static_part, bar = copy["text/html"].split("<p>Ce que l’appel portait", 1)
+    assert "harness-static" in static_part and "harness-static" not in bar
+    assert copy["text/plain"] == "Contexte refusé par l’API, jamais reçu par le modèle"
     widget = _instances[drawn["application/vnd.jupyter.widget-view+json"]["model_id"]]
     state = widget.get_state()
     assert state["part"] == "figure" and state["mermaid"] == mermaid

@@ -210,8 +210,8 @@ def test_key_never_shown_in_repr_state_render_or_output(shell: InteractiveShell)
     assert all(SECRET not in text for text in shown)
     assert len(drawn) == 2 and "bad key ***" in drawn[0].transcript  # the key was there, hidden
     # The toggle and its note (for a notebook reopened), then for each answer: its verdict,
-    # the conversation's diagram and its static copy, the context bar.
-    assert len(captured.outputs) == 2 + 2 * 4
+    # the conversation's diagram, then its static copy and the context bar in one output.
+    assert len(captured.outputs) == 2 + 2 * 3
     assert "relancez les cellules" in captured.outputs[1].data["text/html"]
 
 

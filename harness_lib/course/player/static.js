@@ -66,14 +66,25 @@
   }
   // In a Jupyter page, the widget above this copy gets a few seconds to come alive (then
   // renderer.css hides the copy) or to say that it cannot; a copy still shown is drawn.
-  async function whenAlone() {
+  // The widget's output is watched, not the copy's visibility polled: each look at a
+  // visibility makes the page compute its style, the whole notebook's during a Run All.
+  function whenAlone() {
     const output = copy.closest(".jp-OutputArea-child")?.previousElementSibling;
-    for (let waited = 0; waited < 8000; waited += 250) {
-      if (!copy.checkVisibility()) return;
-      if (/Error displaying widget/.test(output?.textContent ?? "")) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    if (!output) return setTimeout(draw, 8000);
+    let timer = null;
+    const observer = new MutationObserver(() => look());
+    const stop = () => { observer.disconnect(); clearTimeout(timer); };
+    function look() {
+      // Alive: its view is in the output (renderer.css's own test), and the copy hidden.
+      if (output.querySelector(":scope > .jp-OutputArea-output > .lm-Widget")) return stop();
+      if (/Error displaying widget/.test(output.textContent)) {
+        stop();
+        draw();
+      }
     }
-    await draw();
+    observer.observe(output, { childList: true, subtree: true, characterData: true });
+    timer = setTimeout(() => { stop(); draw(); }, 8000); // still « Loading widget... »
+    look();
   }
   if (inApp) whenAlone();
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", draw);

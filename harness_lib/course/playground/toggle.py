@@ -233,17 +233,29 @@ def send(messages: object, tools: object = None, *, show: bool = True) -> Comple
     if _shared is not None and _shared.choice.value == REAL:
         _shared.tell(result)  # a cause the learner must act on stays in sight, under the toggle
     if show:
-        for part in outputs(messages, schemas, result, problems):
-            for bundle in _bundles(part, key):
-                display(bundle, raw=True)
+        for bundle in _bundles(outputs(messages, schemas, result, problems), key):
+            display(bundle, raw=True)
     return result
 
 
-def _bundles(part: dict[str, str] | figure.Figure, key: str) -> list[dict[str, Any]]:
-    """What displays one part of send()'s answer. Second line of defence: a key quoted
-    anywhere becomes *** too, before any widget gets the text."""
-    if not isinstance(part, figure.Figure):
-        return [{kind: _hide(text, key) for kind, text in part.items()}]
+def _bundles(parts: list[dict[str, str] | figure.Figure], key: str) -> list[dict[str, Any]]:
+    """The outputs that display send()'s answer: the verdict, the figure's widget, then its
+    static copy and the context bar in one output (each output is one more for the page
+    to lay out during a Run All). Second line of defence: a key quoted anywhere becomes
+    *** too, before any widget gets the text."""
+    shown: list[dict[str, Any]] = []
+    for part in parts:
+        if isinstance(part, figure.Figure):
+            shown += _figure_bundles(part, key)
+            continue
+        bundle = {kind: _hide(text, key) for kind, text in part.items()}
+        if shown and set(shown[-1]) == {"text/html"} and "text/html" in bundle:  # a static copy
+            bundle["text/html"] = shown.pop()["text/html"] + bundle["text/html"]
+        shown.append(bundle)
+    return shown
+
+
+def _figure_bundles(part: figure.Figure, key: str) -> list[dict[str, Any]]:
     drawn = figure.Figure(_hide(part.mermaid, key), _hide(part.transcript, key), part.title)
     try:
         return figure.bundles(drawn)
