@@ -1,9 +1,8 @@
 """axe-core (WCAG 2.2 AA) on the course's outputs in a notebook, Lab's or the site's: every
 panel open and every player on its last step first, the outputs checked a screenful at a
-time in a tall window;
-and the course's widgets and Markdown in French. For tests/test_accessibility.py (Lab),
-test_site.py (the site: the notebooks of CHECKED, after their own checks) and
-test_browser_progress.py.
+time in a tall window; and the course's widgets and Markdown in French. For
+tests/test_accessibility.py (Lab), test_site.py (the site: the notebooks of CHECKED, after
+their own checks) and test_browser_progress.py.
 
 axe-core comes from npm into build/axe (git-ignored; `.ci/run` installs it):
     npm install --no-save --prefix build/axe axe-core@4.14.1
