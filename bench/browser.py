@@ -14,6 +14,9 @@ round trip and then Lab's render. For each step k, forward (1..N) then back (N-1
 Both are timed in the page with performance.now(): from the click (or the run
 command) to the first animation frame after the image is in place. The figure is
 the median of the N x 2 ratios, per round; target < 0.4 (bench/README.md).
+
+`run_all` also says who used the cores during each notebook's run: CPU seconds of the
+page, the kernel, the server and the rest (bench/cpu.py, from Linux's /proc).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the browser test's Lab server
 
 from browsing.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from browsing.lab_server import running_lab  # noqa: E402
+from cpu import snapshot, used  # noqa: E402  (bench/cpu.py)
 
 from harness_lib.course.drawing.mermaid import chapter_diagram  # noqa: E402
 
@@ -262,6 +266,7 @@ def run_all(repeat: int) -> dict[str, Any]:
     drawings: dict[str, int] = {}  # Mermaid drawings made during each notebook's Run All
     ran: dict[str, list[float]] = {p.name: [] for p in notebooks}  # the kernel done, in s
     first: list[tuple[str, float]] = []
+    cpu: dict[str, list[dict[str, float]]] = {}  # CPU seconds by process, each run (bench/cpu.py)
     with tempfile.TemporaryDirectory() as folder, \
             running_lab(Path(folder), Path(folder) / "root") as lab:
         shutil.copytree(ROOT / "notebooks", lab.root / "notebooks")
@@ -281,8 +286,10 @@ def run_all(repeat: int) -> dict[str, Any]:
                 found_round: dict[str, float] = {}
                 made = 0
                 for name in [*times, ""]:
+                    before = snapshot()
                     start = page.evaluate(OPEN, f"notebooks/{name or 'vide.ipynb'}")
                     found = page.evaluate(RUN_ALL, [start, players.get(name, 0)])
+                    cpu.setdefault(name, []).append(used(before, snapshot()))
                     times[name].append(found["ms"] / 1000)
                     found_round[name] = found["ms"] / 1000
                     figures[name] = found["figures"]
@@ -302,4 +309,11 @@ def run_all(repeat: int) -> dict[str, Any]:
             "figures": figures, "players": players, "drawings": drawings,
             "ran_s": {n: statistics.median(runs) for n, runs in ran.items()},
             "first_drawing_s": sorted(t for _, t in first),
+            "cpu_s": {n: median_by_kind(runs) for n, runs in cpu.items()},
             "slowest_first": sorted(first, key=lambda f: -f[1])[:5]}
+
+
+def median_by_kind(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Per kind of process, its median CPU seconds over the runs (0 where it used none)."""
+    kinds = sorted({k for run in runs for k in run}, key=lambda k: -max(r.get(k, 0) for r in runs))
+    return {k: round(statistics.median(r.get(k, 0.0) for r in runs), 2) for k in kinds}

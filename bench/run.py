@@ -385,14 +385,16 @@ def run_all_in_browser(repeat: int) -> list[Result]:
     except Exception as err:
         return [Result("Run All, drawn (browser)", "x", [], 3.0,
                        info={"error": f"{type(err).__name__}: {err}"[:200]})]
-    results = [Result("empty notebook, Run All (browser)", "s", [found["empty_s"]], None)]
+    results = [Result("empty notebook, Run All (browser)", "s", [found["empty_s"]], None,
+                      info={"cpu_s": found["cpu_s"].get("")})]
     # Issue 38: every round under 3 x (the worst, not the median), send()'s figures included.
     results += [Result(f"Run All, drawn: {name}", "x", runs, 3.0, worst=True,
                        info={"median_s": round(found["seconds"][name], 3),
                              "kernel_done_s": round(found["ran_s"][name], 3),
                              "players": found["players"][name],
                              "figures": found["figures"][name],
-                             "drawings": found["drawings"].get(name)})
+                             "drawings": found["drawings"].get(name),
+                             "cpu_s": found["cpu_s"].get(name)})
                 for name, runs in found["ratios"].items()]
     slowest = {"slowest": [(n, round(t, 3)) for n, t in found["slowest_first"]]}
     # The median says what most players do; issue 25 asks it of every one: the slowest too.

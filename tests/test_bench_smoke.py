@@ -112,3 +112,34 @@ def test_a_failing_notebook_is_a_miss_with_its_error(bench, tmp_path, monkeypatc
     assert a.passed and a.runs == [1.0, 1.0, 1.0]
     assert not b.passed and b.runs == []
     assert b.info["error"] == "RuntimeError: AssertionError: cassé"  # colours stripped
+
+
+def load_cpu():
+    spec = importlib.util.spec_from_file_location("bench_cpu", SCRIPT.with_name("cpu.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cpu_by_process_counts_this_process_and_its_reaped_children() -> None:
+    cpu = load_cpu()
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc: bench/cpu.py says nothing here")
+    import os
+    import subprocess
+
+    before = cpu.snapshot()
+    me = os.getpid()
+    assert before[me][0] == "other"  # pytest: neither a kernel nor a browser
+    total, n = 0, 0  # this process's own work, until the clock ticks past 0.05 s
+    while cpu.snapshot()[me][1] - before[me][1] < 0.05 and n < 10**8:
+        total, n = total + n * n, n + 1
+    middle = cpu.snapshot()
+    # A child's work (about 0.2 s), waited for: it lands in this process's figure too.
+    subprocess.run([sys.executable, "-c", "sum(i * i for i in range(4_000_000))"], check=True)
+    after = cpu.snapshot()
+    assert after[me][1] - middle[me][1] >= 0.1
+    spent = cpu.used(before, after)
+    assert spent["other"] >= round(after[me][1] - before[me][1], 2) - 0.01
+    assert cpu.kind("chromium --type=gpu-process") == "chromium, other processes"
+    assert cpu.kind("python -m jupyterlab --no-browser") == "server"
