@@ -134,7 +134,8 @@ def write_self_tests(folder: Path) -> None:
     ])
     widgets = new(metadata=spec, cells=[
         code("from harness_lib.course.player.player import Player\n"
-             "from harness_lib.course.playground.toggle import send, toggle\ntoggle()"),
+             "from harness_lib.course.playground.sending import send\n"
+             "from harness_lib.course.playground.toggle import toggle\ntoggle()"),
         code('Player("deux_tours", interval=0.5)'),
         code(CONVERSATION),
         code(RAISES, metadata={"tags": ["raises-exception"]}),  # Run All goes on after it
@@ -522,7 +523,7 @@ Player("boucle_complete")"""
 LIVE = "run_live(README_TASK, MockModel(), workspace_tools(example_workspace('mini')));"
 # A learner's send() the API refuses (a result that answers no request): its diagram, a
 # refused message framed in red and the API's cross, drawn by the course's own widget.
-SEND = """from harness_lib.course.playground.toggle import send
+SEND = """from harness_lib.course.playground.sending import send
 from harness_lib.messages import tool_result, user
 send([user("Lis README.md"), tool_result("call_1", "# Projet")]);"""
 

@@ -27,7 +27,8 @@ from harness_lib.course.playground.conversation import (
 )
 from harness_lib.course.playground.listing import messages_html
 from harness_lib.course.playground.replies import default_tools, outputs
-from harness_lib.course.playground.toggle import Playground, send, toggle
+from harness_lib.course.playground.sending import send
+from harness_lib.course.playground.toggle import Playground, toggle
 from harness_lib.errors import ApiError
 from harness_lib.mock import check_conversation
 from harness_lib.tokens import ledger

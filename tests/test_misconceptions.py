@@ -6,7 +6,7 @@ import pytest
 
 from harness_lib.course.playground.misconceptions import explain
 from harness_lib.course.playground.replies import default_tools, outputs
-from harness_lib.course.playground.toggle import send
+from harness_lib.course.playground.sending import send
 from harness_lib.messages import assistant, tool_call, tool_result, user
 from harness_lib.mock import check_conversation
 

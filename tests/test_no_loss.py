@@ -18,6 +18,7 @@ import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -344,7 +345,9 @@ messages_like = st.fixed_dictionaries(
 @pytest.fixture(scope="module")
 def playground() -> Any:
     # Imported once, outside the examples: importing IPython changes the recursion limit.
-    return importlib.import_module("harness_lib.course.playground.toggle")
+    sending = importlib.import_module("harness_lib.course.playground.sending")
+    replies = importlib.import_module("harness_lib.course.playground.replies")
+    return SimpleNamespace(send=sending.send, render=replies.render)
 
 
 @settings(max_examples=150)

@@ -19,9 +19,12 @@ from ipywidgets.widgets import widget as widget_module
 from traitlets.config import Config
 
 from harness_lib.course.playground import toggle as playground
-from harness_lib.course.playground.toggle import Playground, current_model, render, send, toggle
+from harness_lib.course.playground.replies import render
+from harness_lib.course.playground.sending import send
+from harness_lib.course.playground.toggle import Playground, current_model, toggle
 from harness_lib.errors import ApiError, HarnessError, MissingKey
 from harness_lib.messages import assistant, system, tool_call, tool_result, user
+from harness_lib.mock.conversation import check_conversation
 from harness_lib.mock.model import MockModel
 from harness_lib.models import Completion, openrouter
 
@@ -122,8 +125,9 @@ def test_toggle_is_displayed_once_per_cell(shell: InteractiveShell) -> None:
 
 
 def test_mock_path_never_imports_httpx() -> None:
-    code = ("import sys; from harness_lib.course.playground import toggle as p; p.toggle(); "
-            "p.send([{'role': 'user', 'content': 'Lis README.md'}], show=False); "
+    code = ("import sys; from harness_lib.course.playground import sending, toggle; "
+            "toggle.toggle(); "
+            "sending.send([{'role': 'user', 'content': 'Lis README.md'}], show=False); "
             "print('httpx' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "False", out.stderr
@@ -260,7 +264,7 @@ def test_every_problem_is_listed_but_the_answer_is_the_first() -> None:
     messages = [{"role": "robot", "content": "?"}, {"role": "user"}]
     result = send(messages, show=False)
     assert isinstance(result, ApiError) and result.message.startswith("Invalid value: 'robot'")
-    page = render(result, playground.check_conversation(messages))
+    page = render(result, check_conversation(messages))
     assert "messages[0].role" in page and "messages[1].content" in page
     assert "2 problèmes dans messages[]" in page and "HTTP 400" in page and "param" in page
 

@@ -16,7 +16,9 @@ import pytest
 from real_traffic import BY_NAME
 
 from harness_lib.course.playground import toggle as playground
-from harness_lib.course.playground.toggle import Playground, render, send, toggle
+from harness_lib.course.playground.replies import render
+from harness_lib.course.playground.sending import send
+from harness_lib.course.playground.toggle import Playground, toggle
 from harness_lib.errors import ApiError
 from harness_lib.messages import user
 

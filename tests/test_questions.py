@@ -18,7 +18,7 @@ from harness_lib.course.exercises.questions import QUESTIONS, REFUSALS, refusal_
 from harness_lib.course.exercises.widgets import question
 from harness_lib.course.missions.scenarios import replay
 from harness_lib.course.missions.tasks import README_TASK
-from harness_lib.course.playground.toggle import send
+from harness_lib.course.playground.sending import send
 from harness_lib.text import french_number
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"

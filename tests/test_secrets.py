@@ -226,9 +226,11 @@ def test_playground_shows_no_key(fake_openai: FakeServer, playground: Any,
     pg.choice.value = playground.REAL
     pg.key.value = KEY  # typed by the learner, then moved out of the widget
     fake_openai.push(tool_reply(("read_file", {"path": "README.md"})))
-    reply = playground.send([user(TASK)], show=False)
+    from harness_lib.course.playground.sending import send
+
+    reply = send([user(TASK)], show=False)
     fake_openai.push(error_body(f"Incorrect API key provided: {KEY}", 401), status=401)
-    error = playground.send([user(TASK)], show=False)
+    error = send([user(TASK)], show=False)
     assert fake_openai.requests[0].headers["authorization"] == f"Bearer {KEY}"
     assert reply.tool_calls and isinstance(error, ApiError) and error.status == 401
     from harness_lib.course.playground.replies import render

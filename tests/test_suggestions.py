@@ -156,7 +156,7 @@ def _without(i: int) -> Any:
 ], ids=["sans-assistant", "sans-resultat", "identifiant", "robot", "content-none"])
 def test_02_each_suggested_break_gets_the_api_refusal_explained(change: Any) -> None:
     from harness_lib.course.playground.replies import default_tools, outputs
-    from harness_lib.course.playground.toggle import send
+    from harness_lib.course.playground.sending import send
     from harness_lib.errors import ApiError
     from harness_lib.mock import check_conversation
 

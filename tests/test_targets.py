@@ -9,7 +9,7 @@ from harness_lib import Limits, MockModel, run, workspace_tools
 from harness_lib.course import PRICE_TASK, README_TASK, WAIT_TASK, workspace_for
 from harness_lib.course.exercises.targets import api_targets, stop_targets
 from harness_lib.course.missions.tasks import example_workspace
-from harness_lib.course.playground.toggle import send
+from harness_lib.course.playground.sending import send
 
 
 def test_each_refusal_of_notebook_02_ticks_its_own_target_only() -> None:

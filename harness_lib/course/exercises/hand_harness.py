@@ -37,7 +37,7 @@ from ...models.model import Completion
 from ...tools.builtin import workspace_tools
 from ...tools.tool import ERROR, run_tool
 from ..missions.tasks import example_workspace
-from ..playground.toggle import send
+from ..playground.sending import send
 from .french import kind
 from .hand_checks import api_verdict, asked, misplaced, rule_1
 from .tool_message import Feedback, feedback_html

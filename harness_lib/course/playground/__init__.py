@@ -1,6 +1,7 @@
 """`send(messages)` and the mock/real toggle: what the API does with a conversation.
 
-    toggle.py        Playground, toggle(), current_model(), send(): one model for the notebook
+    toggle.py        Playground, toggle(), current_model(): one model for the notebook
+    sending.py       send(): a learner's messages[] to that model, never raising
     replies.py       what send() displays: the reply, the refusal, the problems found
     conversation.py  a learner's messages[] as a diagram, the refused message marked
     listing.py       messages[] as a listing, the refused field highlighted
