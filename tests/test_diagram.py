@@ -142,6 +142,35 @@ def test_compaction_keeps_only_system_and_tools() -> None:
     same_diagram(d, parse(to_mermaid(d)))
 
 
+def counted_from_the_start(d: Diagram, k: int) -> list[Entry]:
+    """The ledger counted from step 0, as ledger_at did before it went on from its last one."""
+    context: list[Entry] = []
+    for entry in [*d.initial, *(e for step in d.steps[:k] for e in step.entries)]:
+        if entry.role == "compact":
+            context = [e for e in context if e.role in ("system", "tools")]
+        context.append(entry)
+    return context
+
+
+@settings(max_examples=60, deadline=None)
+@given(asked=st.lists(st.tuples(st.booleans(), st.integers(0, 6)), min_size=1, max_size=30))
+def test_the_ledger_is_the_same_in_any_order_of_steps(asked: list[tuple[bool, int]]) -> None:
+    """ledger_at goes on from the step asked last: any order of steps, on two diagrams in
+    turn (one with a compaction, one whose starting context holds one), counts the same."""
+    compacted = parse("sequenceDiagram\n%% ctx: system 100 S\n%% ctx: tools 50 T\n"
+                      "H->>M: a\n%% ctx: user 500 U\nM-->>H: b\n%% ctx: compact 80 R\n"
+                      "M-->>H: c\n%% ctx: assistant 10 A\nH->>M: d\n%% ctx: user 7 D\n"
+                      "M-->>H: e\n%% ctx: assistant 3 E\nH->>M: f\nM-->>H: g\n"
+                      "%% ctx: assistant 1 G")
+    started = replace(compacted, initial=(Entry("user", 9, "u"), Entry("compact", 4, "r")))
+    for second, k in asked:
+        d = started if second else compacted
+        got = ledger_at(d, k)
+        assert got == counted_from_the_start(d, k)
+        got.append(Entry("user", 1, "changed by the caller"))  # the caller's copy only
+    assert ledger_at(compacted, 6) == counted_from_the_start(compacted, 6)
+
+
 # Labels: the Mermaid traps, escaped and unescaped in one pass.
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from harness_lib.course.drawing.hub import hub_mermaid, hub_nodes, step_tools
+from harness_lib.course.drawing.hub import hub_mermaid, hub_nodes, step_tool, step_tools
 from harness_lib.course.drawing.mermaid import CHAPTER, chapter_diagram, parse
 from harness_lib.course.drawing.trace_diagram import from_trace
 from harness_lib.course.missions.scenarios import INCIDENTS, replay
@@ -46,6 +46,18 @@ def test_the_tool_of_each_step() -> None:
     assert tools[npm] == tools[npm + 1] == "bash"
     assert [n.label for n in hub_nodes(diagram)] == [
         "Personne", "Harness", "Modèle", "read_file", "edit_file", "bash"]
+
+
+DIAGRAMS = [*(chapter_diagram(n) for n in CHAPTER),
+            *(from_trace(replay(n).run.trace) for n in sorted(INCIDENTS)),
+            parse("sequenceDiagram\n  H->>T: npm test\n  T-->>H: ok\n  M-->>H: ls(\".\")\n"
+                  "  H->>T: ls\n  T-->>H: a b")]  # a call before any tool was named
+
+
+@pytest.mark.parametrize("diagram", DIAGRAMS)
+def test_one_step_s_tool_is_the_whole_pass_s(diagram) -> None:
+    """step_tool reads back from its step only; the whole pass (step_tools) is its reference."""
+    assert [step_tool(diagram, i) for i in range(len(diagram.steps))] == step_tools(diagram)
 
 
 def test_the_current_exchange_is_highlighted() -> None:

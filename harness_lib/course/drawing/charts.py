@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ...messages import Message
 from ...tokens import message_tokens
 from ...trace import Trace
-from .diagram import ROLES, Entry, fr, totals_of
+from .diagram import ROLES, Entry, fr
 
 # Each at 4.5:1 or more as text on white, and 3:1 or more as a block on the bar (#f1f3f5).
 ROLE_COLORS = {"system": "#5c6670", "tools": "#7b3f9e", "user": "#1e7a46",
@@ -58,15 +58,17 @@ def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | 
     """
     fresh = set(range(len(entries) - added, len(entries)))
     by_role: dict[str, list[int]] = {role: [] for role in ROLES}  # one pass, not a sort
+    totals = dict.fromkeys(ROLES, 0)  # and the legend's tokens per role, in the same pass
     for i, entry in enumerate(entries):
         by_role[entry.role].append(i)
+        totals[entry.role] += entry.tokens
     order = [i for role in ROLES for i in by_role[role]]
     blocks = [_block(entry, scale, new) for entry, new in _grouped(entries, order, fresh)]
     if budget is not None:  # a vertical line where the budget ends
         blocks.append(f'<div title="budget : {fr(budget)} tokens" style="position:absolute;'
                       f'left:{_pct(budget, scale)};top:-5px;bottom:-5px;'
                       'border-left:3px dashed #c0392b"></div>')
-    total = sum(e.tokens for e in entries)
+    total = sum(totals.values())
     summary = f"Contexte : <b>{fr(total)}</b> tokens"
     summary += f" · budget : {fr(budget)}" if budget is not None else ""
     summary += " · <b>au-delà du budget</b>" if budget is not None and total > budget else ""
@@ -76,7 +78,7 @@ def context_bar(entries: Sequence[Entry], added: int, scale: int, budget: int | 
     return (f'<div style="{BOX}"><div role="img" aria-label="Contexte : {fr(total)} tokens" '
             'style="position:relative;display:flex;height:28px;margin:6px 0;background:#f1f3f5;'
             f'border:1px solid #adb5bd">{"".join(blocks)}</div>'
-            f"{_legend(entries)}<div>{summary}</div></div>")
+            f"{_legend(totals)}<div>{summary}</div></div>")
 
 
 def _grouped(entries: Sequence[Entry], order: list[int], fresh: set[int]
@@ -110,9 +112,8 @@ def _fill(role: str) -> str:
     return f"background:{ROLE_COLORS[role]}" + (f";background-image:{pattern}" if pattern else "")
 
 
-def _legend(entries: Sequence[Entry]) -> str:
-    """Tokens per role, in the colours of the bar."""
-    totals = totals_of(entries)
+def _legend(totals: dict[str, int]) -> str:
+    """Tokens per role (in ROLES order), in the colours of the bar."""
     items = [f'<span style="margin-right:14px;white-space:nowrap"><span style="display:'
              f'inline-block;width:11px;height:11px;{_fill(role)};'
              f'margin-right:4px"></span>{role} {fr(tokens)}</span>'

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from ...errors import HarnessError
@@ -109,15 +110,26 @@ class Diagram:
 
 def ledger_at(diagram: Diagram, k: int) -> list[Entry]:
     """The context entries after step k (k = 0: the starting context only)."""
+    global _last
     if not 0 <= k <= len(diagram.steps):
         raise DiagramError(f"étape {k} hors du diagramme (0 à {len(diagram.steps)})")
-    context: list[Entry] = []
-    for entry in [*diagram.initial, *(e for step in diagram.steps[:k] for e in step.entries)]:
+    # A player asks for the steps around the one shown, in order: each ledger goes on from
+    # the one before (the same diagram, an earlier step) instead of from step 0.
+    last = _last
+    if last and last[0] is diagram and last[1] <= k:
+        done, context, first = last[1], list(last[2]), ()
+    else:
+        done, context, first = 0, [], diagram.initial
+    for entry in chain(first, (e for step in diagram.steps[done:k] for e in step.entries)):
         if entry.role == "compact":
             # A summary replaces the conversation; the system prompt and tools stay.
             context = [e for e in context if e.role in KEPT_BY_COMPACTION]
         context.append(entry)
-    return context
+    _last = (diagram, k, context)
+    return list(context)  # the caller's own copy
+
+
+_last: tuple[Diagram, int, list[Entry]] | None = None  # the last ledger ledger_at counted
 
 
 def totals_at(diagram: Diagram, k: int) -> dict[str, int]:

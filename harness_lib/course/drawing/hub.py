@@ -67,6 +67,26 @@ def step_tools(diagram: Diagram) -> list[str | None]:
     return tools
 
 
+def step_tool(diagram: Diagram, index: int) -> str | None:
+    """`step_tools(diagram)[index]`, read back from that step only: a step's name does not
+    walk the whole run (a player of a long run names the steps around the one shown).
+
+    >>> from harness_lib.course.drawing.mermaid import chapter_diagram
+    >>> d = chapter_diagram("boucle_complete")
+    >>> [step_tool(d, i) for i in range(len(d.steps))] == step_tools(d)
+    True
+    """
+    steps = diagram.steps
+    if TOOLS_ID not in (steps[index].source, steps[index].target):
+        return None
+    # The last call to the tools up to this step: its own name, else the last one asked.
+    called = next((i for i in range(index, -1, -1) if steps[i].target == TOOLS_ID), None)
+    if called is None:
+        return None
+    named = (CALL.search(steps[i].text) for i in range(called, -1, -1))
+    return next((found[1] for found in named if found), None)
+
+
 def hub_nodes(diagram: Diagram) -> list[Node]:
     """The person first, the harness, the model, then one node per tool."""
     centre, names = _centre(diagram), [t for t in dict.fromkeys(step_tools(diagram)) if t]

@@ -36,6 +36,8 @@ WHOLE = ("display:block;white-space:pre-wrap;border-left:3px solid #adb5bd;paddi
          "max-height:300px;overflow:auto")
 _SLICE = re.compile(r'(<pre class="harness-messages" data-from="(\d+)" data-to="(\d+)"'
                     r' style="[^"]*">)(</pre>)')
+# A long string's place in the escaped JSON: the message's own mark (uuid4().hex), its number.
+_MARKED = re.compile(r"&quot;([0-9a-f]{32})(\d+)&quot;(,?)\n?")
 
 
 def slice_html(start: int, end: int) -> str:
@@ -76,9 +78,10 @@ def message_html(message: object) -> str:
     except (TypeError, ValueError, RecursionError):
         text = json.dumps(repr(message)[:LONG], ensure_ascii=False)
     text = html.escape("\n".join("  " + line for line in text.split("\n")))
-    # The <details> is a block: the comma goes before it, the line break it replaces.
-    return re.sub(f"&quot;{mark}(\\d+)&quot;(,?)\n?",
-                  lambda m: _folded(long[int(m[1])], m[2]), text)
+    # The <details> is a block: the comma goes before it, the line break it replaces. One
+    # pattern for every message (a pattern made of each message's mark is compiled anew).
+    return _MARKED.sub(lambda m: _folded(long[int(m[2])], m[3]) if m[1] == mark else m[0],
+                       text)
 
 
 def _folded(value: str, comma: str) -> str:

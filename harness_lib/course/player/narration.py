@@ -29,7 +29,7 @@ from ...text import french_number as fr
 from ...text import one_line
 from ...trace import Event
 from ..drawing.diagram import Diagram, Entry, Step, ledger_at
-from ..drawing.hub import TOOLS_ID, step_tools
+from ..drawing.hub import TOOLS_ID, step_tool
 from ..drawing.run_notes import stop_reason
 
 START_NOTE = "Étape 0 : le contexte de départ, avant la première flèche."
@@ -68,7 +68,7 @@ def drawing_name(diagram: Diagram, k: int) -> str:
     total = len(diagram.steps)
     if k == 0:
         return f"Étape 0 sur {total} : le contexte de départ, avant la première flèche"
-    step, tool = diagram.steps[k - 1], step_tools(diagram)[k - 1]
+    step, tool = diagram.steps[k - 1], step_tool(diagram, k - 1)
     source, target = who(diagram, step.source, tool), who(diagram, step.target, tool)
     said = f"« {one_line(step.text)} »"
     if step.source == step.target:
@@ -91,7 +91,7 @@ def _said(entries: tuple[Entry, ...]) -> str:
 
 def arrow_sentence(diagram: Diagram, k: int) -> str:
     """Who sends what to whom at step k, and what changes in messages[]."""
-    step, tool = diagram.steps[k - 1], step_tools(diagram)[k - 1]
+    step, tool = diagram.steps[k - 1], step_tool(diagram, k - 1)
     source, target = who(diagram, step.source, tool), who(diagram, step.target, tool)
     model = {p.id for p in diagram.participants if p.label == "Modèle" or p.id == "M"}
     text = one_line(step.text)
