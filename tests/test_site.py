@@ -51,7 +51,6 @@ from browsing.exercises import answer, cell_index, run_cells
 from browsing.notebook import (
     CELLS,
     IDLE,
-    READY,
     RUN_ALL,
     Notebook,
     failures,
@@ -60,7 +59,7 @@ from browsing.notebook import (
 )
 from browsing.player_checks import check_player, check_toggle_is_mock
 from browsing.players import STATUS
-from browsing.site import KERNEL_IDLE, KERNEL_MS, Traffic, chromium, open_in_site, serve
+from browsing.site import KERNEL_MS, Traffic, chromium, open_in_site, serve, wait_for_kernel
 from browsing.site_builds import (
     OLD_CACHE_GONE,
     UPDATE,
@@ -148,8 +147,7 @@ def test_site_works_offline_after_the_first_visit(playwright: Any, site: Path,
                 urllib.request.urlopen(url, timeout=2)
             first.page.reload()  # the kernel starts again, from the cache only
             path = f"notebooks/{NOTEBOOKS[0].name}"
-            first.page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
-            first.page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
+            wait_for_kernel(first.page, path)
             first.page.close()
             notebook = open_in_site(browser, url, OFFLINE_NOTEBOOK.name)
             run_and_check(notebook, OFFLINE_NOTEBOOK, traffic.external, suffix="-hors-ligne")

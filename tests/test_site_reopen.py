@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from browsing.chromium import RUN_TIMEOUT_MS, WIDTHS
 from browsing.drawings import wait_for_players
-from browsing.notebook import CELLS, IDLE, READY, RUN_ALL, Notebook, failures, screenshot
+from browsing.notebook import CELLS, IDLE, RUN_ALL, Notebook, failures, screenshot
 from browsing.reopening import (
     ALL_DRAWN,
     DEAD,
@@ -35,7 +35,7 @@ from browsing.reopening import (
     check_reopened,
     shown,
 )
-from browsing.site import KERNEL_IDLE, KERNEL_MS, OPEN, open_in_site
+from browsing.site import KERNEL_IDLE, KERNEL_MS, OPEN, open_in_site, wait_for_kernel
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -56,8 +56,7 @@ def test_a_notebook_reloaded_in_the_site(context: Any, served: str) -> None:
         assert "widgets" not in page.evaluate(saved)  # no widget state: the notes need none
         page.reload()
         path = f"notebooks/{REOPENED.name}"
-        page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
-        page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
+        wait_for_kernel(page, path)
         page.wait_for_function(DEAD, arg=widgets, timeout=KERNEL_MS)
         # The site runs the scripts of a notebook it saved: static.js draws each copy once
         # its widget has stayed « Loading widget... » a few seconds.
@@ -100,8 +99,7 @@ def test_the_site_opens_the_notebook_the_learner_was_on(
     again = browser.new_page()
     try:
         again.goto(f"{served}/")  # the site's address, as a learner comes back
-        again.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
-        again.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
+        wait_for_kernel(again, path)
         again.evaluate("() => window.jupyterapp.restored")  # the workspace restored, if any
         assert again.evaluate(OPENED) == {"notebooks": [path], "kernels": 1}
     finally:

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from browsing import ROOT
+from browsing import ARTIFACTS, ROOT
 from browsing.chromium import CHROMIUM, NO_OTHER_HOST, TIMEOUT_MS, VIEWPORT, leaves_loopback
 from browsing.lab_server import free_port
-from browsing.notebook import LISTEN, READY, Notebook
+from browsing.notebook import LISTEN, READY, Notebook, sync_api
 
 KERNEL_MS = 180_000  # the first kernel fetches Pyodide and the wheels (about 45 MB)
 
@@ -117,6 +117,8 @@ def open_in_site(context: Any, url: str, name: str, first: str | None = None) ->
     the site; `first`: a script run in each of the page's documents before their own."""
     path = f"notebooks/{name}"
     page = context.new_page()
+    page.on("console", lambda message: _said(page).append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: _said(page).append(f"pageerror: {error}"))
     if first:
         page.add_init_script(first)
     if name.startswith("00"):
@@ -124,10 +126,52 @@ def open_in_site(context: Any, url: str, name: str, first: str | None = None) ->
         page.goto(f"{url}/")
     else:
         page.goto(f"{url}/lab/index.html?reset")
-        page.wait_for_function(CAN_OPEN, timeout=KERNEL_MS)
+        _wait(page, CAN_OPEN, None, "JupyterLite démarré")
         page.evaluate(OPEN, path)
-    page.wait_for_function(READY, arg=path, timeout=KERNEL_MS)
-    page.wait_for_function(KERNEL_IDLE, arg=path, timeout=KERNEL_MS)
+    wait_for_kernel(page, path)
     page.evaluate(LISTEN)
     panel = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
     return Notebook(page, f"site-{name}", page.locator(f"[id='{panel}']"))
+
+
+# What the page was doing when a wait ran out: the site's worker, the notebook in front, its
+# kernel, the early start (site/early_kernel.py). Seen once in CI: a first visit whose kernel
+# never came in 180 s, with nothing else to go on.
+STATE = """() => {
+  const app = window.jupyterapp, panel = app && app.shell.currentWidget;
+  const session = panel && panel.sessionContext && panel.sessionContext.session;
+  return {url: location.href, worker: !!(navigator.serviceWorker || {}).controller,
+          app: !!app, path: panel && panel.context ? panel.context.path : null,
+          session: !!session, kernel: session && session.kernel ? session.kernel.status : null,
+          shown: panel && panel.sessionContext ? panel.sessionContext.kernelDisplayStatus : null,
+          early: String(globalThis.harnessEarlyStart),
+          dialog: (document.querySelector('.jp-Dialog') || {}).innerText || null};
+}"""
+
+
+def _said(page: Any) -> list[str]:
+    """The page's console lines so far (kept on the page, from open_in_site on)."""
+    if not hasattr(page, "harness_console"):
+        page.harness_console = []
+    return page.harness_console  # type: ignore[no-any-return]
+
+
+def wait_for_kernel(page: Any, path: str) -> None:
+    """The notebook at `path` in front, its kernel started and idle."""
+    _wait(page, READY, path, "noyau créé")
+    _wait(page, KERNEL_IDLE, path, "noyau au repos")
+
+
+def _wait(page: Any, script: str, arg: str | None, what: str) -> None:
+    """page.wait_for_function, which on a timeout says what the page was doing: its state,
+    its last console lines, a screenshot (tests/artifacts)."""
+    try:
+        page.wait_for_function(script, arg=arg, timeout=KERNEL_MS)
+    except sync_api.TimeoutError:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot = ARTIFACTS / f"site-attente-{what.replace(' ', '-')}.png"
+        page.screenshot(path=str(shot))
+        state = page.evaluate(STATE)
+        lines = "\n".join(line[:300] for line in _said(page)[-30:])
+        raise AssertionError(f"{what} : rien après {KERNEL_MS // 1000} s ({arg})\n{state}\n"
+                             f"console :\n{lines}\ncapture : {shot}") from None
