@@ -34,10 +34,19 @@ LISTEN = """() => {
     if (stderr && /Traceback|Exception/.test(c.text)) window.harnessErrors.push(c.text);
   });
 }"""
+# The notebook at `path` open, its session's kernel made, and the notebook in front (the
+# shell's current widget, which every other script here reads). Found by its path, not as the
+# current widget: that one follows the focus, and it was seen empty in CI, the notebook open
+# and its kernel idle, while the workspace was still being restored; so it is brought to the
+# front here, as a click on its tab would.
 READY = """(path) => {
-  const app = window.jupyterapp, panel = app && app.shell.currentWidget;
-  return !!(panel && panel.context && panel.context.path === path && panel.sessionContext
-            && panel.sessionContext.session && panel.sessionContext.session.kernel);
+  const app = window.jupyterapp;
+  const panel = app && Array.from(app.shell.widgets('main')).find(
+    (widget) => widget.context && widget.context.path === path);
+  const session = panel && panel.sessionContext && panel.sessionContext.session;
+  if (!(session && session.kernel)) return false;
+  if (app.shell.currentWidget !== panel) app.shell.activateById(panel.id);
+  return app.shell.currentWidget === panel;
 }"""
 RUN_ALL = """async () => {
   const app = window.jupyterapp, panel = app.shell.currentWidget;

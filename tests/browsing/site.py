@@ -135,13 +135,17 @@ def open_in_site(context: Any, url: str, name: str, first: str | None = None) ->
 
 
 # What the page was doing when a wait ran out: the site's worker, the notebook in front, its
-# kernel, the early start (site/early_kernel.py). Seen once in CI: a first visit whose kernel
-# never came in 180 s, with nothing else to go on.
+# kernel, the early start (site/early_kernel.py). Seen in CI: a first visit whose kernel never
+# came in 180 s, with nothing else to go on; then, with this state, 04 open and its kernel
+# idle, but not the shell's current widget (browsing.notebook.READY now brings it to the front).
 STATE = """() => {
   const app = window.jupyterapp, panel = app && app.shell.currentWidget;
   const session = panel && panel.sessionContext && panel.sessionContext.session;
   return {url: location.href, worker: !!(navigator.serviceWorker || {}).controller,
           app: !!app, path: panel && panel.context ? panel.context.path : null,
+          opened: app ? Array.from(app.shell.widgets('main')).map(
+            (widget) => widget.context ? widget.context.path : widget.id) : [],
+          focus: document.activeElement ? String(document.activeElement.className) : null,
           session: !!session, kernel: session && session.kernel ? session.kernel.status : null,
           shown: panel && panel.sessionContext ? panel.sessionContext.kernelDisplayStatus : null,
           early: String(globalThis.harnessEarlyStart),
