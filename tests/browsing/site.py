@@ -127,6 +127,10 @@ def open_in_site(context: Any, url: str, name: str, first: str | None = None) ->
     else:
         page.goto(f"{url}/lab/index.html?reset")
         _wait(page, CAN_OPEN, None, "JupyterLite démarré")
+        # As a learner opens it from the file browser: once the workspace is restored. (In CI,
+        # a notebook opened without this wait was once seen open but not in front; whether
+        # the restore was the cause is not known.)
+        page.evaluate("() => window.jupyterapp.restored")
         page.evaluate(OPEN, path)
     wait_for_kernel(page, path)
     page.evaluate(LISTEN)
