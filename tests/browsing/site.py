@@ -166,7 +166,7 @@ def _said(page: Any) -> list[str]:
 
 def wait_for_kernel(page: Any, path: str) -> None:
     """The notebook at `path` in front, its kernel started and idle."""
-    _wait(page, READY, path, "noyau créé")
+    _wait(page, READY, path, "notebook devant avec son noyau")
     _wait(page, KERNEL_IDLE, path, "noyau au repos")
 
 
