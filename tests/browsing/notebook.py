@@ -37,8 +37,8 @@ LISTEN = """() => {
 # The notebook at `path` open, its session's kernel made, and the notebook in front (the
 # shell's current widget, which every other script here reads). Found by its path, not as the
 # current widget: that one follows the focus, and it was seen empty in CI, the notebook open
-# and its kernel idle, while the workspace was still being restored; so it is brought to the
-# front here, as a click on its tab would.
+# and its kernel idle (why is not known); so it is brought to the front here, as a click on
+# its tab would.
 READY = """(path) => {
   const app = window.jupyterapp;
   const panel = app && Array.from(app.shell.widgets('main')).find(
