@@ -121,6 +121,10 @@ PATCHES = {  # rebinding the grader's (or the model's) code from inside the loop
     "espion": "W.complete = lambda self, *a, **k: FINAL",
     "le-sceau-lui-meme": "s._audit.__code__ = (lambda *a: None).__code__; s._restore = None; "
                          "g.verdict = lambda *a, **k: None",
+    # The audit compares identities (`id`) first: an `id` that gives the new verdict the old
+    # one's identity must not hide the patch.
+    "l-identite": "import builtins; real, old, new = builtins.id, g.verdict, lambda *a, **k: None; "
+                  "builtins.id = lambda o: real(old) if o is new else real(o); g.verdict = new",
 }
 IMPORTS = ("    import harness_lib.course.grader.grade as g\n"
            "    from harness_lib.course.grader import missions as gm, compare as c\n"
@@ -137,7 +141,7 @@ def test_a_loop_that_patches_the_grader_gets_no_tick_and_the_patch_does_not_last
         name: str) -> None:
     before = (grade_module.verdict, grade_module.verdict.__code__, compare.first_fault,
               missions.MISSIONS, [m.done for m in MISSIONS], Report.ok, MockModel.complete,
-              WatchedModel.complete, seal._audit.__code__, seal._restore)
+              WatchedModel.complete, seal._audit.__code__, seal._restore, id)
     source = edit(R2 + "\n", "", edit("    definitions =",
                                       f"{IMPORTS}    {PATCHES[name]}\n    definitions ="))
     report = grade(cell(source))
@@ -145,7 +149,7 @@ def test_a_loop_that_patches_the_grader_gets_no_tick_and_the_patch_does_not_last
     assert "a modifié" in report.results[0].explication, report.text()
     assert (grade_module.verdict, grade_module.verdict.__code__, compare.first_fault,
             missions.MISSIONS, [m.done for m in MISSIONS], Report.ok, MockModel.complete,
-            WatchedModel.complete, seal._audit.__code__, seal._restore) == before
+            WatchedModel.complete, seal._audit.__code__, seal._restore, id) == before
     later = grade(cell(edit(R2 + "\n", "")))  # a loop without RULE 2, graded after
     no_tick(later)
     assert "RULE 2 manque" in later.results[0].explication

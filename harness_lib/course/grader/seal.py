@@ -24,6 +24,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import partial
+from operator import attrgetter
 from types import FunctionType, ModuleType
 from typing import Any
 
@@ -33,7 +34,8 @@ STDLIB = {"time": ("monotonic", "perf_counter", "time", "sleep"),
           "signal": ("signal", "setitimer", "getitimer", "getsignal", "pthread_sigmask"),
           "sys": ("settrace", "setprofile", "gettrace", "getprofile", "_getframe", "exit"),
           "json": ("dumps", "loads"), "threading": ("Thread", "current_thread"),
-          "builtins": ("isinstance", "getattr", "hasattr", "vars", "len", "type", "sorted")}
+          "builtins": ("isinstance", "getattr", "hasattr", "vars", "len", "type", "sorted", "id",
+                       "map", "list")}
 CODE = ("__code__", "__defaults__", "__kwdefaults__")
 # What Python itself adds: to a class on its first copy (copyreg), to a module that warns
 CACHES = {"__slotnames__", "__warningregistry__"}
@@ -54,18 +56,18 @@ class Seal:
 
     def __init__(self) -> None:
         self.modules = {n: m for n, m in list(sys.modules.items()) if _ours(n)}
-        self.kept: list[tuple[str, object, dict[str, Any], bool]] = []  # whole: additions too
+        self.kept: list[Kept] = []  # whole: additions too
         for name, module in self.modules.items():
             self._note(name.removeprefix("harness_lib.").split(".")[-1], module)
         for name, attributes in STDLIB.items():
             module = sys.modules.get(name)
             if module is not None:
-                self.kept.append((name, module, {a: getattr(module, a) for a in attributes
-                                                 if hasattr(module, a)}, False))
+                self._keep(name, module, {a: getattr(module, a) for a in attributes
+                                          if hasattr(module, a)}, False)
         # The audit runs copies of this module's functions, with their own copy of its
         # names: a loop that rebinds `_restore` or swaps `_audit.__code__` changes nothing.
-        env = dict(globals())
-        for function in (_audit, _restore, _ours):
+        env = {**globals(), **REAL}
+        for function in (_audit, _restore, _ours, _same):
             env[function.__name__] = FunctionType(function.__code__, env, function.__name__)
         self.audit: Callable[[], Tampered | None] = partial(env["_audit"], self.modules,
                                                              self.kept)
@@ -87,22 +89,49 @@ class Seal:
 
     def _function(self, prefix: str, value: object) -> None:
         if isinstance(value, FunctionType) and _ours(value.__module__ or ""):
-            self.kept.append((prefix + value.__name__, value,
-                              {a: getattr(value, a) for a in CODE}, False))
+            self._keep(prefix + value.__name__, value, {a: getattr(value, a) for a in CODE},
+                       False)
 
-    def _keep(self, label: str, owner: object, saved: dict[str, Any]) -> None:
-        self.kept.append((label, owner, saved, True))
+    def _keep(self, label: str, owner: object, saved: dict[str, Any], whole: bool = True
+              ) -> None:
+        # Each value's identity (`id`), in order: the audit compares these lists first, in C,
+        # and reads an entry key by key only when they differ. The values saved stay alive
+        # here, so no other object can take their ids meanwhile.
+        self.kept.append((label, owner, saved, whole, list(saved), list(map(id, saved.values()))))
 
 
-def _audit(modules: dict[str, ModuleType],
-           kept: list[tuple[str, object, dict[str, Any], bool]]) -> Tampered | None:
+# One entry: what is noted, its owner, its bindings then, whether additions count, then the
+# bindings' names and identities for the quick comparison.
+Kept = tuple[str, object, dict[str, Any], bool, list[str], list[int]]
+# The builtins the audit's copies use, as they were when the grader was imported (before any
+# loop ran): a loop that rebinds `builtins.id` does not blind this grading's audit.
+REAL = {"id": id, "map": map, "list": list, "len": len, "vars": vars, "attrgetter": attrgetter,
+        "isinstance": isinstance, "sorted": sorted, "set": set, "type": type, "object": object}
+
+
+def _audit(modules: dict[str, ModuleType], kept: list[Kept]) -> Tampered | None:
     """Put back every binding the loop changed; a `Tampered` naming them, or None."""
     changed = [name for name, module in modules.items() if sys.modules.get(name) is not module]
     for name in changed:
         sys.modules[name] = modules[name]
-    for label, owner, saved, whole in kept:
-        changed += [f"{label}.{key}" for key in _restore(owner, saved, whole)]
+    for label, owner, saved, whole, names, ids in kept:
+        if not _same(owner, whole, names, ids):
+            changed += [f"{label}.{key}" for key in _restore(owner, saved, whole)]
     return Tampered(sorted(set(changed))) if changed else None
+
+
+def _same(owner: object, whole: bool, names: list[str], ids: list[int]) -> bool:
+    """Whether `owner` still binds the same objects to the same names (in C, by identity:
+    an object equal to the one it replaced is a change all the same)."""
+    if whole:
+        now = vars(owner)
+        return len(now) == len(names) and list(map(id, now.values())) == ids \
+            and list(now) == names
+    try:
+        found = attrgetter(*names)(owner) if names else ()
+    except AttributeError:
+        return False
+    return list(map(id, found if len(names) > 1 else (found,))) == ids
 
 
 def _ours(name: str) -> bool:

@@ -21,27 +21,41 @@ function slot() {
   return globalThis[KEY];
 }
 
-// The IIFE build declares a top-level `var` and sets globalThis.mermaid: a classic
-// script, from a blob: URL (anywidget loads every widget's code from one too).
+// Mermaid draws in a page of its own: a hidden, empty iframe of the same origin. Each
+// drawing adds a <style> to the document it draws in, and measures its text there; in
+// JupyterLab's page, each such style made the browser check the whole notebook's styles
+// again, drawing after drawing (a third of a second of a Run All of 04, bench/README.md).
+// In the iframe, that work covers the drawing alone. Its text measures are the same:
+// the font is given to Mermaid, not inherited.
+function drawingRealm() {
+  const frame = document.createElement("iframe");
+  frame.title = "Dessin des diagrammes (invisible)";
+  frame.setAttribute("aria-hidden", "true");
+  frame.tabIndex = -1;
+  frame.style.cssText = "position:absolute;left:-10000px;top:0;width:1200px;height:600px;"
+    + "border:0;visibility:hidden";
+  document.body.append(frame);
+  return frame.contentWindow;
+}
+
+// The IIFE build declares a top-level `var` and sets `mermaid` on its window: a classic
+// script, from a blob: URL (anywidget loads every widget's code from one too), run in the
+// drawing page.
 async function install(bytes) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const url = URL.createObjectURL(await new Response(stream).blob());
-  const before = globalThis.mermaid;
+  const realm = drawingRealm();
   try {
     await new Promise((resolve, reject) => {
-      const script = Object.assign(document.createElement("script"), { src: url });
+      const script = Object.assign(realm.document.createElement("script"), { src: url });
       script.onload = resolve;
       script.onerror = () => reject(new Error("Mermaid ne se charge pas"));
-      document.head.append(script);
-      script.remove(); // it runs all the same
+      realm.document.head.append(script);
     });
   } finally {
     URL.revokeObjectURL(url);
   }
-  const mermaid = globalThis.mermaid;
-  globalThis.mermaid = before; // the page's own `mermaid`, if it had one, is left as it was
-  if (before === undefined) delete globalThis.mermaid;
-  return mermaid;
+  return { mermaid: realm.mermaid, doc: realm.document };
 }
 
 // Lab's: body[data-jp-theme-light] says which theme is on (Notebook 7 and Voilà too).
@@ -64,9 +78,20 @@ function clean(svg) {
   return svg;
 }
 
-function drawer(mermaid) {
+// The drawing's width and title, read from Mermaid's SVG text (its root's max-width).
+const WIDTH = /^<svg\b[^>]*?max-width:\s*([\d.]+)px/;
+const TITLE = /<title\b[^>]*>([^<]*)<\/title>/;
+function unescaped(text) {
+  const box = document.createElement("textarea");
+  box.innerHTML = text;
+  return box.value;
+}
+
+function drawer({ mermaid, doc }) {
   const cache = new Map(); // theme + text -> Promise<{svg, width, title} | {error}>
   let configured = null, count = 0, busy = 0, waiting = [];
+  const kinds = new Set(); // the kinds of diagram drawn so far: "sequenceDiagram", "flowchart"
+  const kind = (text) => text.trimStart().split(/\s/, 1)[0];
 
   async function render(look, text) {
     if (configured !== look) {
@@ -76,16 +101,14 @@ function drawer(mermaid) {
                            maxTextSize: 1e5, maxEdges: 1e5 });
       configured = look;
     }
-    // Mermaid measures its text in the page: a box of its own, out of sight.
-    const box = Object.assign(document.createElement("div"),
-                              { style: "position:absolute;left:-10000px;top:0;width:1200px" });
-    document.body.append(box);
+    kinds.add(kind(text));
+    // Mermaid measures its text in the drawing page: a box of its own.
+    const box = Object.assign(doc.createElement("div"), { style: "width:1200px" });
+    doc.body.append(box);
     try {
-      const { svg } = await mermaid.render(`harness-mermaid-${++count}`, text, box);
-      const doc = new DOMParser().parseFromString(clean(svg), "image/svg+xml");
-      const root = doc.querySelector("svg");
-      return { svg: clean(svg), width: parseFloat(root?.style.maxWidth) || null,
-               title: doc.querySelector("title")?.textContent || "" };
+      const svg = clean((await mermaid.render(`harness-mermaid-${++count}`, text, box)).svg);
+      return { svg, width: parseFloat(svg.match(WIDTH)?.[1]) || null,
+               title: unescaped(svg.match(TITLE)?.[1] || "") };
     } catch (err) {
       return { error: String(err?.message || err) };
     } finally {
@@ -115,7 +138,8 @@ function drawer(mermaid) {
     scheduled = false;
     if (busy) return schedule();
     const look = theme();
-    while (waiting.length && cache.has(`${look}\n${waiting[0]}`)) waiting.shift();
+    const needless = (t) => cache.has(`${look}\n${t}`) || (warmUps.includes(t) && kinds.has(kind(t)));
+    while (waiting.length && needless(waiting[0])) waiting.shift();
     if (waiting.length) get(waiting.shift(), false).then(schedule);
   }
   function schedule() {
@@ -126,8 +150,11 @@ function drawer(mermaid) {
   }
 
   // Mermaid's first drawing of each kind is several times slower than the next ones
-  // (a flowchart's, about 0.3 s): two tiny ones drawn in idle time, before a player asks.
-  waiting = [WARM_UP.sequence, WARM_UP.hub];
+  // (a flowchart's, about 0.3 s): a tiny one drawn in idle time, before a player asks,
+  // unless a drawing of that kind came first. The sequence now: every player opens on it;
+  // the hub once the learner comes to a player (its first `ahead`), not during a « Run All ».
+  const warmUps = Object.values(WARM_UP);
+  waiting = [WARM_UP.sequence];
   schedule();
 
   return {
@@ -135,6 +162,7 @@ function drawer(mermaid) {
     drawn: () => count, // how many drawings Mermaid made in this page (bench/browser.py)
     // The newest wishes first: the player the learner just moved.
     ahead(texts) {
+      if (!kinds.has(kind(WARM_UP.hub))) texts = [...texts, WARM_UP.hub];
       waiting = [...texts.filter(Boolean), ...waiting.filter((t) => !texts.includes(t))]
         .slice(0, 60);
       schedule();

@@ -214,6 +214,10 @@ function drawerSlot() {
   return globalThis[key];
 }
 
+const SETTLE = 250; // ms at most between a drawing and the next one, while steps keep coming
+// The page's next idle moment, or SETTLE ms if it stays busy.
+const settled = () => new Promise((done) => (globalThis.requestIdleCallback
+  ? requestIdleCallback(done, { timeout: SETTLE }) : setTimeout(done, 30)));
 const PENDING = "Étape en préparation : le noyau Python la prépare dès qu’il est libre.";
 const AHEAD = [1, 2, 3, -1]; // the steps drawn in idle time, after the one shown
 const SHRINK = 0.86; // the least a drawing is shrunk to, of its own width
@@ -303,7 +307,11 @@ async function renderText({ model, el }) {
     }
   }
   // One drawing at a time: what arrives meanwhile (a live run's events) is drawn once it is
-  // done, the newest step only, not every step in between.
+  // done, the newest step only, not every step in between. And not at once: the steps of a
+  // run with no wait in it (the mock's) reach a busy page one message at a time, each as
+  // long as a drawing, so that each newest step was drawn in turn, ten drawings for one
+  // run (bench/README.md). The page's next idle moment (at most SETTLE ms away) comes once
+  // they are all in: one drawing. Steps that come seconds apart (a real model) are each drawn.
   async function paint() {
     if (drawing) return void (again = true);
     drawing = true;
@@ -311,6 +319,7 @@ async function renderText({ model, el }) {
       do {
         again = false;
         await paintNow();
+        if (again) await settled();
       } while (again);
     } finally {
       drawing = false;
