@@ -300,7 +300,12 @@ def test_07_a_saved_trace_opens_in_the_player_or_says_why(open_notebook: Any) ->
     }""")
     path.fill(target)
     picker.get_by_role("button", name="Ouvrir dans le lecteur").click()
-    sync_api.expect(picker.locator(".harness-player")).to_have_count(1)
+    try:
+        sync_api.expect(picker.locator(".harness-player")).to_have_count(1)
+    except AssertionError as err:  # what the picker showed instead, and the kernel's errors
+        raise AssertionError(f"pas de lecteur pour {target!r} ; le sélecteur montre "
+                             f"{picker.inner_text()!r} ; erreurs du noyau : "
+                             f"{kernel_errors(notebook)}") from err
     sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 0 sur \d+"))
     picker.get_by_role("button", name="Suivante").click()
     sync_api.expect(picker.locator(".harness-step")).to_contain_text(re.compile(r"étape 1 sur \d+"))
