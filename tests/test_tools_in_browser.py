@@ -51,6 +51,22 @@ def test_time_is_up_between_two_lines_of_python_and_in_sleep(tmp_path: Path) -> 
     assert sys.gettrace() is None or "browser" not in repr(sys.gettrace())
 
 
+def test_a_sleep_cut_at_the_deadline_is_a_timeout_even_on_a_coarse_clock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser's clock may read just short of the deadline after sleeping up to it (CI,
+    the site's 05): `sleep 60` under a 0.01 s limit is still cut, never « done »."""
+    now = [100.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds - 1e-6  # woken a hair early, as a jittered clock reads it
+
+    monkeypatch.setattr(browser.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(browser.time, "sleep", sleep)
+    with pytest.raises(ToolTimeout):
+        browser.run("sleep 60", tmp_path, timeout=0.01)
+    assert "code de sortie\xa0: 0" in browser.run("sleep 0.001", tmp_path, timeout=5)
+
+
 def test_the_loop_stops_on_the_tools_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "platform", "emscripten")
     done = run("Lance `sleep 5`", MockModel(), workspace_tools(example_workspace("mini")),

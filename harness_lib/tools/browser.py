@@ -109,8 +109,11 @@ def _sleep(args: list[str], cwd: Path, deadline: float, out: io.StringIO) -> int
     if seconds < 0:
         out.write("sleep : une durée en secondes attendue, par exemple sleep 2\n")
         return 1
-    time.sleep(max(0.0, min(seconds, deadline - time.monotonic())))
-    if time.monotonic() >= deadline:
+    left = deadline - time.monotonic()
+    time.sleep(max(0.0, min(seconds, left)))
+    # Decided by the durations, not by the clock read again: a browser's clock is coarse
+    # and jittered, and may read just short of the deadline after sleeping up to it.
+    if seconds >= left:
         raise TimeUp
     return 0
 
