@@ -67,9 +67,14 @@ const XML = new Set(["amp", "lt", "gt", "quot", "apos"]);
 // ...and no HTML entity but XML's own: Mermaid writes a no-break space as &nbsp;.
 function entity(whole, name) {
   if (XML.has(name)) return whole;
+  const value = unescaped(whole);
+  return value === whole ? whole : `&#${value.codePointAt(0)};`;
+}
+// HTML text with its entities decoded, as the page's parser reads them.
+function unescaped(text) {
   const box = document.createElement("textarea");
-  box.innerHTML = whole;
-  return box.value === whole ? whole : `&#${box.value.codePointAt(0)};`;
+  box.innerHTML = text;
+  return box.value;
 }
 function clean(svg) {
   svg = svg.replace(VOID, (_, tag, rest) => `<${tag} ${rest} />`)
@@ -81,11 +86,6 @@ function clean(svg) {
 // The drawing's width and title, read from Mermaid's SVG text (its root's max-width).
 const WIDTH = /^<svg\b[^>]*?max-width:\s*([\d.]+)px/;
 const TITLE = /<title\b[^>]*>([^<]*)<\/title>/;
-function unescaped(text) {
-  const box = document.createElement("textarea");
-  box.innerHTML = text;
-  return box.value;
-}
 
 function drawer({ mermaid, doc }) {
   const cache = new Map(); // theme + text -> Promise<{svg, width, title} | {error}>
@@ -138,7 +138,8 @@ function drawer({ mermaid, doc }) {
     scheduled = false;
     if (busy) return schedule();
     const look = theme();
-    const needless = (t) => cache.has(`${look}\n${t}`) || (warmUps.includes(t) && kinds.has(kind(t)));
+    const needless = (t) => cache.has(`${look}\n${t}`)
+      || (warmUps.includes(t) && kinds.has(kind(t))); // a warm-up after a drawing of its kind
     while (waiting.length && needless(waiting[0])) waiting.shift();
     if (waiting.length) get(waiting.shift(), false).then(schedule);
   }
