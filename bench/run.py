@@ -385,11 +385,16 @@ def run_all_in_browser(repeat: int) -> list[Result]:
     except Exception as err:
         return [Result("Run All, drawn (browser)", "x", [], 3.0,
                        info={"error": f"{type(err).__name__}: {err}"[:200]})]
+    empties = found["runs_s"][""]  # each round: first in its page, then last
     results = [Result("empty notebook, Run All (browser)", "s", [found["empty_s"]], None,
-                      info={"cpu_s": found["cpu_s"].get("")})]
+                      info={"cpu_s": found["cpu_s"].get(""),
+                            "first_in_page_s": [round(t, 3) for t in empties[0::2]],
+                            "last_in_page_s": [round(t, 3) for t in empties[1::2]]})]
     # Issue 38: every round under 3 x (the worst, not the median), send()'s figures included.
     results += [Result(f"Run All, drawn: {name}", "x", runs, 3.0, worst=True,
                        info={"median_s": round(found["seconds"][name], 3),
+                             "over_last_empty": [round(r, 2)
+                                                 for r in found["over_last_empty"][name]],
                              "kernel_done_s": round(found["ran_s"][name], 3),
                              "players": found["players"][name],
                              "figures": found["figures"][name],

@@ -40,7 +40,9 @@ class View:
 # In the page: the player's drawing now shown, and the size on screen of its smallest
 # arrow label: Mermaid's font size times the scale the browser applied to fit the image
 # in the cell.
-SHOWN = """([player, old]) => {
+# `step`, if not null: only a drawing of that step (its highest arrow number, 0 for none):
+# the page shows the former step's drawing until the new one is drawn, elsewhere.
+SHOWN = """([player, old, step]) => {
   const img = [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
     .find(i => i.checkVisibility() && i.complete && i.src);
   if (img && img.naturalWidth === 0) return {broken: img.src.slice(0, 3000)};  // not an image
@@ -50,8 +52,9 @@ SHOWN = """([player, old]) => {
     .map(m => +m[1]);
   const scale = img.getBoundingClientRect().width / Number(img.getAttribute('width'));
   const numbers = [...svg.matchAll(/class="sequenceNumber"[^>]*>([0-9]+)</g)].map(m => +m[1]);
-  return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0,
-          number: Math.max(0, ...numbers)};
+  const number = Math.max(0, ...numbers);
+  if (step !== null && number !== 0 && number !== step) return null;
+  return {src: img.src, textPx: sizes.length ? Math.min(...sizes) * scale : 0, number};
 }"""
 
 
@@ -60,7 +63,9 @@ SEEN = """(player) => ({
   step: player.querySelector('.harness-step').textContent,
   drawings: player.querySelectorAll('.harness-diagram .harness-drawing img').length,
   shown: [...player.querySelectorAll('.harness-diagram .harness-drawing img')]
-    .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length]),
+    .filter((img) => img.checkVisibility()).map((img) => [img.complete, img.src.length,
+      Math.max(0, ...[...decodeURIComponent(img.src.split(',')[1] || '')
+        .matchAll(/class="sequenceNumber"[^>]*>([0-9]+)</g)].map(m => +m[1]))]),
   area: player.querySelector('.harness-diagram .harness-drawing')?.className,
   refused: player.querySelectorAll('.harness-refused').length,
   prepared: player.querySelector('.harness-text').parentElement.dataset.prepared,
@@ -81,10 +86,11 @@ PLACES = """(player) => {
 }"""
 
 
-def player_view(player: Any, old_src: str = "") -> View:
-    """Read the player once its drawing is shown and differs from old_src."""
+def player_view(player: Any, old_src: str = "", step: int | None = None) -> View:
+    """Read the player once its drawing is shown and differs from old_src (and, if
+    `step` is given, is that step's)."""
     try:
-        shown = player.page.wait_for_function(SHOWN, arg=[player.element_handle(), old_src])
+        shown = player.page.wait_for_function(SHOWN, arg=[player.element_handle(), old_src, step])
     except sync_api.TimeoutError:
         seen = player.evaluate(SEEN)
         pytest.fail(f"le diagramme du lecteur n'a pas été (re)dessiné : {seen}")
@@ -109,7 +115,7 @@ def moved(player: Any, step: int | None, old: View | None = None) -> View:
     round trip is awaited: stepping happens in the browser."""
     if step is not None:
         sync_api.expect(player.locator(STEP)).to_have_text(re.compile(rf"^étape {step} sur \d+"))
-    view = player_view(player, old.src if old is not None else "")
+    view = player_view(player, old.src if old is not None else "", step)
     assert view.text.strip(), f"étape {view.step} : aucune note"  # every step says something
     # The drawing of this step, not another one of the steps that share its Output.
     assert view.number in (0, view.step), f"étape {view.step}, flèche {view.number} dessinée"

@@ -5,12 +5,13 @@ draw wherever anywidget runs, whatever the front end does with Mermaid. The libr
 (`vendor/`, Mermaid's « tiny » single-file build, gzip-compressed: 0.77 MB) travels in one widget,
 `library()`, never displayed: anywidget's `_esm` is state of each widget, so the
 library is not in it. Each player's text part refers to that widget; in the page,
-`renderer.js` decompresses and installs the library on first use, then draws for
-every player (one cache, one queue, Lab's light or dark theme).
+`renderer.js` installs the library on first use in a hidden, sandboxed page of its own
+(its own process in Chromium), then has it draw for every player (one cache, one
+queue, Lab's light or dark theme).
 
 The first course widget a kernel shows (the toggle, a question, a player) creates that
-widget: installing the library holds the page's one thread for about a third of a
-second, better spent before the first player arrives than after it (bench/README.md).
+widget: installing the library takes about a third of a second, better spent before
+the first player arrives than after it (bench/README.md).
 
 >>> MERMAID_VERSION
 '12.0.0'
