@@ -69,7 +69,9 @@ SEEN = """(player) => ({
   area: player.querySelector('.harness-diagram .harness-drawing')?.className,
   refused: player.querySelectorAll('.harness-refused').length,
   prepared: player.querySelector('.harness-text').parentElement.dataset.prepared,
-  text: player.querySelector('.harness-text').innerText.slice(0, 80)})"""
+  text: player.querySelector('.harness-text').innerText.slice(0, 80),
+  // Steps not prepared for a minute (seen once in CI, 07): was the kernel there, and idle?
+  kernel: window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel?.status})"""
 
 
 # Where the controls and the current arrow (the last one drawn, at the bottom of the
