@@ -294,17 +294,20 @@ async function renderText({ model, el }) {
   let drawer = null, painting = 0, drawing = false, again = false;
   const list = () => (controls.get("view") === 1 ? "hubs" : "sequences");
   const names = () => model.get("names") || [];
+  // Whether it drew: not while the drawer is not ready yet, or the step not prepared.
   async function paintNow() {
     const k = controls.get("value"), name = list(), sources = model.get(name);
     const mine = ++painting; // a later step asked meanwhile: this one is not shown
+    const drew = !!(drawer && !drawer.failed && sources[k]);
     const put = await area.paint(drawer, sources[k], names()[k] || `Diagramme, étape ${k}`);
-    if (mine !== painting) return;
+    if (mine !== painting) return drew;
     if (put) put();
     // Steps ahead only once the learner comes to this player (the pointer, the focus, a
     // click or a key in it): a « Run All » of a notebook of players draws what it shows.
     if (drawer && !drawer.failed && visited) {
       drawer.ahead(AHEAD.map((d) => sources[k + d]));
     }
+    return drew;
   }
   // One drawing at a time: what arrives meanwhile (a live run's events) is drawn once it is
   // done, the newest step only, not every step in between. And not at once: the steps of a
@@ -312,14 +315,16 @@ async function renderText({ model, el }) {
   // long as a drawing, so that each newest step was drawn in turn, ten drawings for one
   // run (bench/README.md). The page's next idle moment (at most SETTLE ms away) comes once
   // they are all in: one drawing. Steps that come seconds apart (a real model) are each drawn.
+  // After a wait with nothing drawn (« Dessin en cours… » while the drawer was not ready),
+  // the newest step is drawn at once: a live player's first drawing waits for no idle moment.
   async function paint() {
     if (drawing) return void (again = true);
     drawing = true;
     try {
       do {
         again = false;
-        await paintNow();
-        if (again) await settled();
+        const drew = await paintNow();
+        if (again && drew) await settled();
       } while (again);
     } finally {
       drawing = false;
