@@ -9,6 +9,8 @@
     live.py (+.js, .css)  live regions (status lines, verdicts) and the toggle's radio group
     fresh_kernel.py  an IPython extension: a later cell run first in a new kernel names the
                      cell to run (loaded by every kernel of the install: etc/ipython)
+    server_extension.py  a Jupyter Server extension: the server reaches a notebook's new
+                     kernel as soon as it is up (loaded by every server: etc/jupyter)
 
 Imports the harness, drawing/ (the diagram, fitted as the players' are: drawing/fit.py),
 missions/ and player/ (the widget that draws send()'s diagram: player/figure.py).
