@@ -294,7 +294,7 @@ async function renderText({ model, el }) {
   let drawer = null, painting = 0, drawing = false, again = false;
   const list = () => (controls.get("view") === 1 ? "hubs" : "sequences");
   const names = () => model.get("names") || [];
-  // Whether it drew: not while the drawer is not ready yet, or the step not prepared.
+  // Whether it could draw: not before the view has the drawer, nor a step not prepared.
   async function paintNow() {
     const k = controls.get("value"), name = list(), sources = model.get(name);
     const mine = ++painting; // a later step asked meanwhile: this one is not shown
