@@ -122,6 +122,23 @@ def test_every_kernel_of_the_install_says_which_cell_to_run_first() -> None:
     assert callable(importlib.import_module(extension).load_ipython_extension)
 
 
+def test_every_server_of_the_install_loads_the_course_s_extension() -> None:
+    """Jupyter Server reads sys.prefix/etc/jupyter/jupyter_server_config.d: each server
+    (Lab, Notebook 7, Voilà) loads playground/server_extension.py, which reaches a new
+    kernel at once (tests/test_server_extension.py)."""
+    import importlib
+    import json
+
+    shipped = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
+    source = {target: source for source, target in shipped.items()}[
+        "etc/jupyter/jupyter_server_config.d/harness_lib.json"]
+    config = json.loads((ROOT / source).read_text(encoding="utf-8"))
+    module = "harness_lib.course.playground.server_extension"
+    assert config == {"ServerApp": {"jpserver_extensions": {module: True}}}
+    points = importlib.import_module(module)._jupyter_server_extension_points()
+    assert points == [{"module": module}]
+
+
 def test_runtime_python_is_one_the_package_supports() -> None:
     version = runtime_version()
     assert len(Version(version).release) == 2, "runtime.txt : python-X.Y (X.Y exact)"

@@ -13,12 +13,12 @@ from typing import Any
 
 STEPPER = Path(__file__).parents[1] / "harness_lib" / "course" / "player" / "stepper.js"
 
-# A player's text part at step `k` of `sources`, with a drawer that is ready (the page's
+# A player's text part at step 0 of `sources`, with a drawer that is ready (the page's
 # Mermaid installed by an earlier player) and answers each drawing when the test says so.
 # The view has the drawer once the test gives it the renderer's model (`t.library()`).
 # `window.t`: the drawings asked (their texts, in order), the idle moments asked, and
 # `step(k, sources)`, what the kernel's update of a live run does to the two models.
-RENDER = """async ([code, k, sources]) => {
+RENDER = """async ([code, sources]) => {
   const url = URL.createObjectURL(new Blob([code], {type: 'text/javascript'}));
   const stepper = (await import(url)).default;
   const t = window.t = {asked: [], idle: 0, answers: []};
@@ -43,7 +43,7 @@ RENDER = """async ([code, k, sources]) => {
               }
             }};
   };
-  const controls = fake({value: k, view: 0, max: sources.length - 1});
+  const controls = fake({value: 0, view: 0, max: sources.length - 1});
   const text = fake({part: 'text', sequences: sources, hubs: sources.map(() => ''),
                      texts: sources.map((s) => `<p>${s}</p>`), knowns: [], messages: [],
                      names: [], transcript: '', description: 'Un lecteur', whole: '',
@@ -72,10 +72,10 @@ STATE = "() => ({asked: window.t.asked, idle: window.t.idle})"
 NEWER = "([value, sources]) => window.t.step(value, sources)"
 
 
-def page_with(browser: Any, k: int, sources: list[str]) -> tuple[Any, dict[str, Any]]:
+def page_with(browser: Any, sources: list[str]) -> tuple[Any, dict[str, Any]]:
     page = browser.context.new_page()
     page.set_content('<!doctype html><html lang="fr"><body></body></html>')
-    found = page.evaluate(RENDER, [STEPPER.read_text("utf-8"), k, sources])
+    found = page.evaluate(RENDER, [STEPPER.read_text("utf-8"), sources])
     return page, found
 
 
@@ -85,7 +85,7 @@ def test_a_live_player_draws_its_newest_step_without_waiting_for_an_idle_moment(
     # The kernel's update of a live run arrives with the renderer's model: the newest step
     # is drawn at once, not after the pause that follows a drawing (bench/README.md,
     # 4 December: it made a live player's first drawing 0.4-0.5 s).
-    page, found = page_with(browser, 0, ["étape 0"])
+    page, found = page_with(browser, ["étape 0"])
     assert found == {"asked": [], "idle": 0}
     page.evaluate("() => { t.step(2, ['étape 0', 'étape 1', 'étape 2']); t.library(); }")
     page.wait_for_function(ASKED, arg=1)
@@ -98,7 +98,7 @@ def test_a_live_player_draws_its_newest_step_without_waiting_for_an_idle_moment(
 def test_steps_that_arrive_during_a_drawing_wait_for_an_idle_moment(browser: Any) -> None:
     # A mock run's steps reach the page one message at a time while a drawing is made:
     # the newest is drawn once the page is idle, the ones in between never.
-    page, _ = page_with(browser, 0, ["étape 0"])
+    page, _ = page_with(browser, ["étape 0"])
     page.evaluate("() => t.library()")
     page.wait_for_function(ASKED, arg=1)
     run = ["étape 0", "étape 1", "étape 2", "étape 3"]
