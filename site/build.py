@@ -10,7 +10,8 @@ installs site/requirements.txt into it, and runs its second half there. What it 
 2. Pyodide from the npm package `pyodide` (runtime and standard library, no package wheels),
    its lock emptied of packages: every entry of the stock lock points at a CDN;
 3. `jupyter lite build` with the lock add-on, which solves our lock from the package index
-   (harness_lib and what the kernel starts with) and copies every wheel into the site;
+   (harness_lib and what the kernel starts with) and copies every wheel into the site, and the
+   course's JupyterLab plugin from the wheel (jupyter-config/labextension);
 4. the notebooks and the harness's source in the site's files, and an index.html that
    opens the course: one notebook (the learner's last, 00 the first time), not every tab of
    the last visit (site/one-notebook.js);
@@ -226,8 +227,11 @@ def start_kernel_early(out: Path, bundled: dict[str, object]) -> None:
 
 def write_config(lite: Path) -> None:
     """jupyter_lite_config.json (the build) and jupyter-lite.json (the page)."""
+    # The course's JupyterLab plugin (jupyter-config/labextension), from the wheel's shared data.
+    plugin = [str(w.relative_to(lite)) for w in (lite / "wheels").glob("harness_lib-*.whl")]
     build_config = {
-        "LiteBuildConfig": {"apps": ["lab"], "no_sourcemaps": True},
+        "LiteBuildConfig": {"apps": ["lab"], "no_sourcemaps": True,
+                            "federated_extensions": plugin},
         "PyodideLockAddon": {"enabled": True, "wheels": ["wheels"],
                              "specs": ["harness-lib", "micropip"],
                              "prefetch_extra": PREFETCH},

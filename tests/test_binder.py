@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BINDER = ROOT / "binder"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+LAB_PLUGIN = "jupyter-config/labextension"  # installed in share/jupyter/labextensions
 # Files that repo2docker would prefer to requirements.txt (its buildpacks, in order).
 WINNERS = ("Dockerfile", "default.nix", "Project.toml", "REQUIRE", "install.R", "DESCRIPTION",
            "environment.yml", "Pipfile", "Pipfile.lock", "setup.py")
@@ -137,6 +138,40 @@ def test_every_server_of_the_install_loads_the_course_s_extension() -> None:
     assert config == {"ServerApp": {"jpserver_extensions": {module: True}}}
     points = importlib.import_module(module)._jupyter_server_extension_points()
     assert points == [{"module": module}]
+
+
+def test_the_package_installs_its_lab_plugin_where_lab_looks() -> None:
+    """Lab, Notebook 7 and the site load every folder of share/jupyter/labextensions: the
+    course's plugin (tests/test_lab_plugin.py) under the name its package.json gives."""
+    import json
+
+    shipped = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
+    package = json.loads((ROOT / LAB_PLUGIN / "package.json").read_text(encoding="utf-8"))
+    assert shipped[LAB_PLUGIN] == f"share/jupyter/labextensions/{package['name']}"
+    assert package["version"] == PYPROJECT["project"]["version"]
+    install = json.loads((ROOT / LAB_PLUGIN / "install.json").read_text(encoding="utf-8"))
+    assert install["packageName"] == PYPROJECT["project"]["name"]  # `jupyter labextension list`
+    script = (ROOT / LAB_PLUGIN / package["jupyterlab"]["_build"]["load"]).read_text("utf-8")
+    # Lab's bootstrap asks window._JUPYTERLAB[name] for get("./extension").
+    assert f'(_JUPYTERLAB = _JUPYTERLAB || {{}})["{package["name"]}"]' in script
+    assert package["jupyterlab"]["_build"]["extension"] == "./extension"
+    assert 'module === "./extension"' in script
+
+
+def test_the_lab_plugin_s_file_is_named_after_its_content() -> None:
+    """Lab serves the plugin without a version: a browser may keep the file it has. A new
+    content must come under a new name, as a bundler's would."""
+    import hashlib
+    import json
+
+    folder = ROOT / LAB_PLUGIN
+    package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    load = folder / package["jupyterlab"]["_build"]["load"]
+    digest = hashlib.sha256(load.read_bytes()).hexdigest()[:12]
+    assert load.name == f"remoteEntry.{digest}.js", (
+        f"{load.name} a changé : renommez-le remoteEntry.{digest}.js, dans package.json aussi")
+    files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    assert files == ["install.json", "package.json", str(load.relative_to(folder))]
 
 
 def test_runtime_python_is_one_the_package_supports() -> None:
@@ -264,6 +299,8 @@ def test_binder_has_jupyterlab_with_widgets_and_no_news_popup(binder_env: Env) -
     assert Version(version.split()[-1]) >= Version("4.1"), "Lab >= 4.1 dessine Mermaid"
     listing = run([jupyter, "labextension", "list"], binder_env.repo, binder_env.environ, 60)
     assert re.search(r"@jupyter-widgets/jupyterlab-manager \S+ enabled\s+OK", listing), listing
+    # The course's own plugin (jupyter-config/labextension), from the editable install.
+    assert re.search(r"harness-lib \S+ enabled\s+OK", listing), listing
     if (BINDER / "postBuild").exists():
         assert "@jupyterlab/apputils-extension:announcements" in listing, listing
     servers = run([jupyter, "server", "extension", "list"], binder_env.repo, binder_env.environ, 60)

@@ -48,6 +48,7 @@ from browsing.drawings import (
     wait_for_players,
 )
 from browsing.exercises import answer, cell_index, run_cells
+from browsing.lab_plugin import check_editor_styles
 from browsing.notebook import (
     CELLS,
     IDLE,
@@ -359,5 +360,17 @@ def test_the_early_start_imports_the_bundled_packages_from_one_zip(
         notebook.page.evaluate(PRINTED, "%pip install requests")
         assert notebook.page.evaluate(PRINTED, "import requests\nprint(requests.__file__)"
                                       ).startswith(SITE_PACKAGES)
+    finally:
+        notebook.page.close()
+
+
+def test_a_new_editor_keeps_the_site_s_style_sheet(context: tuple[Any, Traffic],
+                                                   served: str) -> None:
+    """The course's JupyterLab plugin (jupyter-config/labextension) is in the site too:
+    tests/test_lab_plugin.py's check, in a notebook no other test of this profile opens
+    after (a new cell is added, never saved)."""
+    notebook = open_in_site(context[0], served, NOTEBOOKS[-1].name)
+    try:
+        check_editor_styles(notebook)
     finally:
         notebook.page.close()

@@ -73,6 +73,15 @@ def kernel_config(ipython_dir: Path) -> None:
     shutil.copy(ROOT / "jupyter-config" / "ipython_kernel_config.json", target)
 
 
+def lab_plugin(data_dir: Path) -> None:
+    """The JupyterLab plugin the package installs in share/jupyter/labextensions (CodeMirror's
+    style sheet no longer written again unchanged), this checkout's, in this server's own
+    Jupyter data folder: it comes before any installed copy, which may be older."""
+    source = ROOT / "jupyter-config" / "labextension"
+    name = json.loads((source / "package.json").read_text("utf-8"))["name"]
+    shutil.copytree(source, data_dir / "labextensions" / name, dirs_exist_ok=True)
+
+
 def lab_command(port: int, token: str, root: Path, tmp: Path) -> list[str]:
     command = [
         sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
@@ -137,6 +146,7 @@ def running_lab(tmp: Path, root: Path, disabled: tuple[str, ...] = ()) -> Iterat
     lab_settings(tmp / "settings")
     page_config(tmp / "config", disabled)
     kernel_config(tmp / "ipython")  # lab_environ's IPYTHONDIR
+    lab_plugin(tmp / "data")  # lab_environ's JUPYTER_DATA_DIR
     port, token, log = free_port(), secrets.token_hex(16), tmp / "lab.log"
     with log.open("wb") as out:
         process = subprocess.Popen(lab_command(port, token, root, tmp), stdout=out,
