@@ -27,6 +27,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
@@ -43,10 +44,19 @@ BINDER = ROOT / "binder"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 LAB_PLUGIN = "jupyter-config/labextension"  # installed in share/jupyter/labextensions
+
+
 # Files that repo2docker would prefer to requirements.txt (its buildpacks, in order).
 WINNERS = ("Dockerfile", "default.nix", "Project.toml", "REQUIRE", "install.R", "DESCRIPTION",
            "environment.yml", "Pipfile", "Pipfile.lock", "setup.py")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def lab_plugin_package() -> dict[str, Any]:
+    """The plugin's package.json: its name, version and the file Lab loads."""
+    import json
+
+    return dict(json.loads((ROOT / LAB_PLUGIN / "package.json").read_text(encoding="utf-8")))
 
 
 def requirement_lines() -> list[str]:
@@ -146,7 +156,7 @@ def test_the_package_installs_its_lab_plugin_where_lab_looks() -> None:
     import json
 
     shipped = PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
-    package = json.loads((ROOT / LAB_PLUGIN / "package.json").read_text(encoding="utf-8"))
+    package = lab_plugin_package()
     assert shipped[LAB_PLUGIN] == f"share/jupyter/labextensions/{package['name']}"
     assert package["version"] == PYPROJECT["project"]["version"]
     install = json.loads((ROOT / LAB_PLUGIN / "install.json").read_text(encoding="utf-8"))
@@ -162,11 +172,9 @@ def test_the_lab_plugin_s_file_is_named_after_its_content() -> None:
     """Lab serves the plugin without a version: a browser may keep the file it has. A new
     content must come under a new name, as a bundler's would."""
     import hashlib
-    import json
 
     folder = ROOT / LAB_PLUGIN
-    package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-    load = folder / package["jupyterlab"]["_build"]["load"]
+    load = folder / lab_plugin_package()["jupyterlab"]["_build"]["load"]
     digest = hashlib.sha256(load.read_bytes()).hexdigest()[:12]
     assert load.name == f"remoteEntry.{digest}.js", (
         f"{load.name} a changé : renommez-le remoteEntry.{digest}.js, dans package.json aussi")
@@ -312,6 +320,7 @@ def test_binder_has_jupyterlab_with_widgets_and_no_news_popup(binder_env: Env) -
 RUNNER = """
 import sys, nbformat
 from pathlib import Path
+from typing import Any
 from nbclient import NotebookClient
 path = Path(sys.argv[1])
 nb = nbformat.read(path, as_version=4)
